@@ -1,0 +1,191 @@
+package com.statefulcvm.fleet;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a bound fleet definition and names every bad field as {@code replicaSets[i] (name): field: problem}, so an
+ * operator can fix the file without reading a stack trace.
+ */
+public class FleetValidator {
+
+    /** Phala's CVM name rule; every slot name must satisfy it. */
+    private static final Pattern CVM_NAME = Pattern.compile("^[A-Za-z][A-Za-z0-9-]{4,62}$");
+    private static final Pattern SET_NAME = Pattern.compile("^[a-z][a-z0-9-]*[a-z0-9]$");
+    private static final Pattern APP_ID = Pattern.compile("^(app_)?[0-9a-f]{40}$");
+    static final int MAX_REPLICAS = 100;
+
+    private final Set<String> workloadTypes;
+    private final boolean missingAppsMayBeCreated;
+    private final Path baseDir;
+
+    /**
+     * @param workloadTypes           the workload types that have drain and rejoin procedures
+     * @param missingAppsMayBeCreated true where the deployment creates apps for sets without {@code appId}
+     * @param baseDir                 what relative {@code composeFile} paths are resolved against
+     */
+    public FleetValidator(Set<String> workloadTypes, boolean missingAppsMayBeCreated, Path baseDir) {
+        this.workloadTypes = Set.copyOf(workloadTypes);
+        this.missingAppsMayBeCreated = missingAppsMayBeCreated;
+        this.baseDir = baseDir;
+    }
+
+    public List<String> validate(FleetDefinition fleet) {
+        List<String> problems = new ArrayList<>();
+        if (fleet.getReplicaSets() == null || fleet.getReplicaSets().isEmpty()) {
+            problems.add("replicaSets: at least one replica set is required");
+            return problems;
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < fleet.getReplicaSets().size(); i++) {
+            ReplicaSetSpec set = fleet.getReplicaSets().get(i);
+            Problems p = new Problems(problems, "replicaSets[" + i + "]" + (set.getName() == null ? "" : " (" + set.getName() + ")"));
+            validateSet(set, p);
+            if (set.getName() != null && !seen.add(set.getName())) {
+                p.add("name", "is used by another replica set");
+            }
+        }
+        return problems;
+    }
+
+    /** Validates and throws one exception listing every problem. */
+    public void check(FleetDefinition fleet) {
+        List<String> problems = validate(fleet);
+        if (!problems.isEmpty()) {
+            throw new FleetDefinitionException(problems);
+        }
+    }
+
+    public Set<String> workloadTypes() {
+        return workloadTypes;
+    }
+
+    private void validateSet(ReplicaSetSpec set, Problems p) {
+        if (isBlank(set.getName())) {
+            p.add("name", "is required");
+        } else if (!SET_NAME.matcher(set.getName()).matches()) {
+            p.add("name", "must be lower-case letters, digits and '-', starting with a letter (was '" + set.getName() + "')");
+        } else if (!CVM_NAME.matcher(set.slotName(Math.max(0, set.getReplicas() - 1))).matches()) {
+            p.add("name", "gives slot names such as '" + set.slotName(0) + "' that Phala rejects: a CVM name has 5 to 63 characters");
+        }
+        if (isBlank(set.getAppId())) {
+            if (!missingAppsMayBeCreated) {
+                p.add("appId", "is required: this deployment does not create apps (orchestrator.bootstrap.create-missing-apps is false)");
+            }
+        } else if (!APP_ID.matcher(set.getAppId()).matches()) {
+            p.add("appId", "must be 40 hex characters, optionally prefixed 'app_' (was '" + set.getAppId() + "')");
+        }
+        if (set.getReplicas() < 1 || set.getReplicas() > MAX_REPLICAS) {
+            p.add("replicas", "must be between 1 and " + MAX_REPLICAS + " (was " + set.getReplicas() + ")");
+        }
+        if (isBlank(set.getWorkloadType())) {
+            p.add("workloadType", "is required; one of " + sorted(workloadTypes));
+        } else if (!workloadTypes.contains(set.getWorkloadType())) {
+            p.add("workloadType", "unknown workload type '" + set.getWorkloadType() + "'; known: " + sorted(workloadTypes));
+        }
+        validateCompose(set, p);
+        if (isBlank(set.getInstanceType())) {
+            p.add("instanceType", "is required, e.g. tdx.small");
+        }
+        if (set.getDiskSize() < 1) {
+            p.add("diskSize", "must be at least 1 (GB) (was " + set.getDiskSize() + ")");
+        }
+        validateUpdatePolicy(set.getUpdatePolicy(), p);
+        validateHealthCheck(set.getHealthCheck(), p);
+        if (set.getApprovals() == null) {
+            p.add("approvals", "is required");
+        }
+    }
+
+    private void validateCompose(ReplicaSetSpec set, Problems p) {
+        boolean inline = !isBlank(set.getDockerCompose());
+        boolean file = !isBlank(set.getComposeFile());
+        if (inline == file) {
+            p.add("dockerCompose", "give exactly one of dockerCompose (inline YAML) or composeFile (a path)");
+            return;
+        }
+        if (file) {
+            Path path = baseDir.resolve(set.getComposeFile());
+            if (!Files.isReadable(path)) {
+                p.add("composeFile", "cannot read '" + path + "'");
+            }
+        }
+    }
+
+    private void validateUpdatePolicy(UpdatePolicy policy, Problems p) {
+        if (policy == null) {
+            p.add("updatePolicy", "is required");
+            return;
+        }
+        if (policy.getMaxUnavailable() < 1) {
+            p.add("updatePolicy.maxUnavailable", "must be at least 1 (was " + policy.getMaxUnavailable() + ")");
+        }
+        if (policy.getMinReadySeconds() < 0) {
+            p.add("updatePolicy.minReadySeconds", "must not be negative (was " + policy.getMinReadySeconds() + ")");
+        }
+        if (policy.getOrder() == null) {
+            p.add("updatePolicy.order", "is required: ordinal-descending or ordinal-ascending");
+        }
+        if (policy.getProgressDeadlineSeconds() < 1) {
+            p.add("updatePolicy.progressDeadlineSeconds", "must be at least 1 (was " + policy.getProgressDeadlineSeconds() + ")");
+        } else if (policy.getProgressDeadlineSeconds() <= policy.getMinReadySeconds()) {
+            p.add("updatePolicy.progressDeadlineSeconds", "must be longer than minReadySeconds ("
+                    + policy.getMinReadySeconds() + "), or no instance could ever pass (was " + policy.getProgressDeadlineSeconds() + ")");
+        }
+    }
+
+    private void validateHealthCheck(HealthCheck check, Problems p) {
+        if (check == null) {
+            p.add("healthCheck", "is required");
+            return;
+        }
+        HealthCheck.Http http = check.getHttp();
+        if (http == null) {
+            p.add("healthCheck.http", "is required");
+        } else {
+            if (http.getPort() < 1 || http.getPort() > 65535) {
+                p.add("healthCheck.http.port", "must be between 1 and 65535 (was " + http.getPort() + ")");
+            }
+            if (http.getPath() == null || !http.getPath().startsWith("/")) {
+                p.add("healthCheck.http.path", "must start with '/' (was '" + http.getPath() + "')");
+            }
+            if (http.getExpectStatus() < 100 || http.getExpectStatus() > 599) {
+                p.add("healthCheck.http.expectStatus", "must be an HTTP status 100..599 (was " + http.getExpectStatus() + ")");
+            }
+        }
+        if (check.getIntervalSeconds() < 1) {
+            p.add("healthCheck.intervalSeconds", "must be at least 1 (was " + check.getIntervalSeconds() + ")");
+        }
+        if (check.getTimeoutSeconds() < 1) {
+            p.add("healthCheck.timeoutSeconds", "must be at least 1 (was " + check.getTimeoutSeconds() + ")");
+        } else if (check.getIntervalSeconds() >= 1 && check.getTimeoutSeconds() > check.getIntervalSeconds()) {
+            p.add("healthCheck.timeoutSeconds", "must not exceed intervalSeconds (" + check.getIntervalSeconds()
+                    + "), or probes would overlap (was " + check.getTimeoutSeconds() + ")");
+        }
+        if (check.getHealthyThreshold() < 1) {
+            p.add("healthCheck.healthyThreshold", "must be at least 1 (was " + check.getHealthyThreshold() + ")");
+        }
+        if (check.getUnhealthyThreshold() < 1) {
+            p.add("healthCheck.unhealthyThreshold", "must be at least 1 (was " + check.getUnhealthyThreshold() + ")");
+        }
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    private static List<String> sorted(Set<String> values) {
+        return values.stream().sorted().toList();
+    }
+
+    private record Problems(List<String> sink, String prefix) {
+        void add(String field, String problem) {
+            sink.add(prefix + ": " + field + ": " + problem);
+        }
+    }
+}

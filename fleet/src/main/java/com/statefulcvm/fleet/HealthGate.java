@@ -1,0 +1,45 @@
+package com.statefulcvm.fleet;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * An instance passes when its probe succeeded {@code healthyThreshold} times in a row and it has stayed healthy for
+ * {@code minReadySeconds} since the first of those; any failure starts the count again.
+ */
+public final class HealthGate {
+
+    private final int healthyThreshold;
+    private final Duration minReady;
+
+    public HealthGate(int healthyThreshold, Duration minReady) {
+        if (healthyThreshold < 1) {
+            throw new IllegalArgumentException("healthyThreshold must be at least 1");
+        }
+        this.healthyThreshold = healthyThreshold;
+        this.minReady = minReady;
+    }
+
+    public static HealthGate of(ReplicaSetSpec set) {
+        return new HealthGate(set.getHealthCheck().getHealthyThreshold(),
+                Duration.ofSeconds(set.getUpdatePolicy().getMinReadySeconds()));
+    }
+
+    public State observe(State state, boolean healthy, Instant now) {
+        if (!healthy) {
+            return State.INITIAL;
+        }
+        return new State(state.healthyStreak() + 1, state.healthySince() == null ? now : state.healthySince());
+    }
+
+    public boolean passed(State state, Instant now) {
+        return state.healthyStreak() >= healthyThreshold
+                && state.healthySince() != null
+                && !Duration.between(state.healthySince(), now).minus(minReady).isNegative();
+    }
+
+    /** What the gate remembers between probes. */
+    public record State(int healthyStreak, Instant healthySince) {
+        public static final State INITIAL = new State(0, null);
+    }
+}

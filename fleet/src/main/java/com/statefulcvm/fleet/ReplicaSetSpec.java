@@ -1,0 +1,50 @@
+package com.statefulcvm.fleet;
+
+/**
+ * One replica set as the operator declares it in the fleet file. Mutable so that Spring Boot can bind it; the
+ * {@link FleetValidator} decides whether a bound value makes sense.
+ */
+public class ReplicaSetSpec {
+
+    private String name;
+    /** Existing Phala app; empty means "create it" (only allowed where bootstrap is enabled, e.g. the simulator). */
+    private String appId;
+    private int replicas = 1;
+    private String workloadType = "generic";
+    /** docker-compose YAML given inline; exactly one of this or {@link #composeFile} is used. */
+    private String dockerCompose;
+    /** Path of a docker-compose file, relative to the working directory. */
+    private String composeFile;
+    private String instanceType = "tdx.small";
+    private int diskSize = 20;
+    private UpdatePolicy updatePolicy = new UpdatePolicy();
+    private HealthCheck healthCheck = new HealthCheck();
+    private Approvals approvals = new Approvals();
+
+    public String slotName(int ordinal) {
+        return Slots.name(name, ordinal);
+    }
+
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public String getAppId() { return appId; }
+    public void setAppId(String appId) { this.appId = appId; }
+    public int getReplicas() { return replicas; }
+    public void setReplicas(int replicas) { this.replicas = replicas; }
+    public String getWorkloadType() { return workloadType; }
+    public void setWorkloadType(String workloadType) { this.workloadType = workloadType; }
+    public String getDockerCompose() { return dockerCompose; }
+    public void setDockerCompose(String dockerCompose) { this.dockerCompose = dockerCompose; }
+    public String getComposeFile() { return composeFile; }
+    public void setComposeFile(String composeFile) { this.composeFile = composeFile; }
+    public String getInstanceType() { return instanceType; }
+    public void setInstanceType(String instanceType) { this.instanceType = instanceType; }
+    public int getDiskSize() { return diskSize; }
+    public void setDiskSize(int diskSize) { this.diskSize = diskSize; }
+    public UpdatePolicy getUpdatePolicy() { return updatePolicy; }
+    public void setUpdatePolicy(UpdatePolicy updatePolicy) { this.updatePolicy = updatePolicy; }
+    public HealthCheck getHealthCheck() { return healthCheck; }
+    public void setHealthCheck(HealthCheck healthCheck) { this.healthCheck = healthCheck; }
+    public Approvals getApprovals() { return approvals; }
+    public void setApprovals(Approvals approvals) { this.approvals = approvals; }
+}

@@ -1,0 +1,130 @@
+package com.statefulcvm.fleet;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+class FleetValidatorTest {
+
+    private static final Set<String> TYPES = Set.of("generic", "patroni", "etcd", "consul");
+    private final FleetValidator validator = new FleetValidator(TYPES, true, Path.of("."));
+
+    static ReplicaSetSpec validSet(String name) {
+        ReplicaSetSpec set = new ReplicaSetSpec();
+        set.setName(name);
+        set.setReplicas(3);
+        set.setWorkloadType("generic");
+        set.setDockerCompose("services:\n  web:\n    image: nginx:1.27\n");
+        return set;
+    }
+
+    static FleetDefinition fleetOf(ReplicaSetSpec... sets) {
+        FleetDefinition fleet = new FleetDefinition();
+        fleet.setReplicaSets(List.of(sets));
+        return fleet;
+    }
+
+    @Test
+    void acceptsAValidFleet() {
+        assertThat(validator.validate(fleetOf(validSet("webdemo"), validSet("patroni-demo")))).isEmpty();
+    }
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> badFields() {
+        return Stream.of(
+                arguments("name", (Consumer<ReplicaSetSpec>) s -> s.setName(null)),
+                arguments("name", (Consumer<ReplicaSetSpec>) s -> s.setName("Web_Demo")),
+                arguments("name", (Consumer<ReplicaSetSpec>) s -> s.setName("ab")),
+                arguments("appId", (Consumer<ReplicaSetSpec>) s -> s.setAppId("app_xyz")),
+                arguments("replicas", (Consumer<ReplicaSetSpec>) s -> s.setReplicas(0)),
+                arguments("replicas", (Consumer<ReplicaSetSpec>) s -> s.setReplicas(101)),
+                arguments("workloadType", (Consumer<ReplicaSetSpec>) s -> s.setWorkloadType("mongodb")),
+                arguments("workloadType", (Consumer<ReplicaSetSpec>) s -> s.setWorkloadType("")),
+                arguments("dockerCompose", (Consumer<ReplicaSetSpec>) s -> s.setDockerCompose(" ")),
+                arguments("dockerCompose", (Consumer<ReplicaSetSpec>) s -> s.setComposeFile("compose.yaml")),
+                arguments("instanceType", (Consumer<ReplicaSetSpec>) s -> s.setInstanceType("")),
+                arguments("diskSize", (Consumer<ReplicaSetSpec>) s -> s.setDiskSize(0)),
+                arguments("updatePolicy", (Consumer<ReplicaSetSpec>) s -> s.setUpdatePolicy(null)),
+                arguments("updatePolicy.maxUnavailable", (Consumer<ReplicaSetSpec>) s -> s.getUpdatePolicy().setMaxUnavailable(0)),
+                arguments("updatePolicy.minReadySeconds", (Consumer<ReplicaSetSpec>) s -> s.getUpdatePolicy().setMinReadySeconds(-1)),
+                arguments("updatePolicy.order", (Consumer<ReplicaSetSpec>) s -> s.getUpdatePolicy().setOrder(null)),
+                arguments("updatePolicy.progressDeadlineSeconds", (Consumer<ReplicaSetSpec>) s -> s.getUpdatePolicy().setProgressDeadlineSeconds(0)),
+                arguments("updatePolicy.progressDeadlineSeconds", (Consumer<ReplicaSetSpec>) s -> {
+                    s.getUpdatePolicy().setMinReadySeconds(60);
+                    s.getUpdatePolicy().setProgressDeadlineSeconds(30);
+                }),
+                arguments("healthCheck", (Consumer<ReplicaSetSpec>) s -> s.setHealthCheck(null)),
+                arguments("healthCheck.http", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setHttp(null)),
+                arguments("healthCheck.http.port", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().getHttp().setPort(70000)),
+                arguments("healthCheck.http.path", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().getHttp().setPath("health")),
+                arguments("healthCheck.http.expectStatus", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().getHttp().setExpectStatus(42)),
+                arguments("healthCheck.intervalSeconds", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setIntervalSeconds(0)),
+                arguments("healthCheck.timeoutSeconds", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setTimeoutSeconds(0)),
+                arguments("healthCheck.timeoutSeconds", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setTimeoutSeconds(30)),
+                arguments("healthCheck.healthyThreshold", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setHealthyThreshold(0)),
+                arguments("healthCheck.unhealthyThreshold", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setUnhealthyThreshold(0)),
+                arguments("approvals", (Consumer<ReplicaSetSpec>) s -> s.setApprovals(null)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badFields")
+    void namesTheSetAndTheBadField(String field, Consumer<ReplicaSetSpec> breakIt) {
+        ReplicaSetSpec bad = validSet("consul-servers");
+        breakIt.accept(bad);
+        List<String> problems = validator.validate(fleetOf(validSet("webdemo"), bad));
+        assertThat(problems).hasSize(1);
+        assertThat(problems.get(0)).startsWith("replicaSets[1]").contains(": " + field + ": ");
+        if (bad.getName() != null) {
+            assertThat(problems.get(0)).contains("(" + bad.getName() + ")");
+        }
+    }
+
+    @Test
+    void duplicateNamesAreRefused() {
+        assertThat(validator.validate(fleetOf(validSet("webdemo"), validSet("webdemo"))))
+                .containsExactly("replicaSets[1] (webdemo): name: is used by another replica set");
+    }
+
+    @Test
+    void appIdIsRequiredWhereAppsAreNotCreated() {
+        FleetValidator production = new FleetValidator(TYPES, false, Path.of("."));
+        assertThat(production.validate(fleetOf(validSet("webdemo")))).singleElement().asString().contains("appId: is required");
+        ReplicaSetSpec withApp = validSet("webdemo");
+        withApp.setAppId("app_" + "ab".repeat(20));
+        assertThat(production.validate(fleetOf(withApp))).isEmpty();
+    }
+
+    @Test
+    void composeFileIsResolvedAgainstTheBaseDirectory(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("web.yaml"), "services: {}\n");
+        FleetValidator inDir = new FleetValidator(TYPES, true, dir);
+        ReplicaSetSpec set = validSet("webdemo");
+        set.setDockerCompose(null);
+        set.setComposeFile("web.yaml");
+        assertThat(inDir.validate(fleetOf(set))).isEmpty();
+        set.setComposeFile("missing.yaml");
+        assertThat(inDir.validate(fleetOf(set))).singleElement().asString().contains("composeFile: cannot read");
+    }
+
+    @Test
+    void anEmptyFleetIsRefusedAndCheckListsEveryProblem() {
+        assertThat(validator.validate(new FleetDefinition())).containsExactly("replicaSets: at least one replica set is required");
+        ReplicaSetSpec bad = validSet("webdemo");
+        bad.setReplicas(0);
+        bad.setWorkloadType("mongodb");
+        assertThatThrownBy(() -> validator.check(fleetOf(bad)))
+                .isInstanceOf(FleetDefinitionException.class)
+                .hasMessageContaining("replicas").hasMessageContaining("mongodb");
+    }
+}
