@@ -1,0 +1,96 @@
+package com.statefulcvm.connectors.health;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A GET against a workload's health URL: healthy when the answer has the expected status. Every network failure
+ * becomes an unhealthy result, because for a rollout "no answer" is a fact to wait on, not an error.
+ */
+public final class HttpHealthProbe implements HealthProbe {
+
+    private final HttpClient client;
+
+    public HttpHealthProbe() {
+        this(HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build());
+    }
+
+    public HttpHealthProbe(HttpClient client) {
+        this.client = Objects.requireNonNull(client, "client");
+    }
+
+    @Override
+    public ProbeResult probe(URI url, int expectStatus, Duration timeout) {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        }
+        HttpRequest request = HttpRequest.newBuilder(url)
+                .GET()
+                // The request timeout also bounds connecting, so one value caps the whole probe.
+                .timeout(timeout)
+                .header("Accept", "*/*")
+                .build();
+        long start = System.nanoTime();
+        try {
+            HttpResponse<Void> response = client.send(request, HttpResponse.BodyHandlers.discarding());
+            Duration latency = since(start);
+            int status = response.statusCode();
+            if (status == expectStatus) {
+                return new ProbeResult(true, status, "HTTP " + status, latency);
+            }
+            return new ProbeResult(false, status, "expected HTTP " + expectStatus + " but got " + status, latency);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new ProbeResult(false, ProbeResult.NO_ANSWER, "probe interrupted", since(start));
+        } catch (IOException | RuntimeException e) {
+            return new ProbeResult(false, ProbeResult.NO_ANSWER, describe(e, timeout), since(start));
+        }
+    }
+
+    private static String describe(Exception e, Duration timeout) {
+        if (e instanceof HttpConnectTimeoutException) {
+            return "connect timed out after " + timeout.toMillis() + " ms";
+        }
+        if (e instanceof HttpTimeoutException) {
+            return "timed out after " + timeout.toMillis() + " ms";
+        }
+        if (hasCause(e, ConnectException.class)) {
+            return "connection refused";
+        }
+        if (hasCause(e, UnresolvedAddressException.class)) {
+            return "host not resolved";
+        }
+        String message = e.getMessage();
+        return "no answer: " + e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static Duration since(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+}

@@ -1,0 +1,19 @@
+package com.statefulcvm.connectors.phala;
+
+import java.time.Clock;
+
+/** Builds {@link PhalaCloudClient}s; the only entry point other modules need. */
+public final class PhalaCloudClients {
+
+    private PhalaCloudClients() {
+    }
+
+    public static PhalaCloudClient create(PhalaCloudSettings settings) {
+        return FeignPhalaCloudClient.create(settings, Sleeper.REAL, Clock.systemUTC());
+    }
+
+    /** Seam for tests that want to see the retry waits instead of waiting them. */
+    static PhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock) {
+        return FeignPhalaCloudClient.create(settings, sleeper, clock);
+    }
+}

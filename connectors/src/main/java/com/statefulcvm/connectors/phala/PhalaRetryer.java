@@ -1,0 +1,64 @@
+package com.statefulcvm.connectors.phala;
+
+import feign.Request;
+import feign.RetryableException;
+import feign.Retryer;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Retries what {@link PhalaApiException#isRetryable()} calls transient, waiting the server's Retry-After or an
+ * exponential backoff, both capped. When it gives up it throws the {@link PhalaApiException} of the last attempt, so
+ * callers never see Feign's exception types. Feign clones one instance per call, so the attempt counter is per call.
+ */
+final class PhalaRetryer implements Retryer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PhalaRetryer.class);
+
+    private final RetrySettings settings;
+    private final String baseUrl;
+    private final Sleeper sleeper;
+    private int attempt = 1;
+
+    PhalaRetryer(RetrySettings settings, String baseUrl, Sleeper sleeper) {
+        this.settings = settings;
+        this.baseUrl = baseUrl;
+        this.sleeper = sleeper;
+    }
+
+    @Override
+    public void continueOrPropagate(RetryableException e) {
+        PhalaApiException error = unwrap(e);
+        if (!error.isRetryable() || attempt >= settings.maxAttempts()) {
+            throw error;
+        }
+        Duration wait = error.retryAfter().map(settings::cap).orElseGet(() -> settings.backoff(attempt - 1));
+        LOG.info("Retrying Phala Cloud API {} {} in {} ms after attempt {}/{}: {}", error.method(), error.path(),
+                wait.toMillis(), attempt, settings.maxAttempts(), error.getMessage());
+        try {
+            sleeper.sleep(wait);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            error.addSuppressed(interrupted);
+            throw error;
+        }
+        attempt++;
+    }
+
+    @Override
+    public Retryer clone() {
+        return new PhalaRetryer(settings, baseUrl, sleeper);
+    }
+
+    private PhalaApiException unwrap(RetryableException e) {
+        if (e.getCause() instanceof PhalaApiException apiError) {
+            return apiError;
+        }
+        // Anything else Feign marks retryable is an I/O failure: no HTTP answer at all.
+        Request request = e.hasRequest() ? e.request() : null;
+        String method = e.method() != null ? e.method().name() : request != null ? request.httpMethod().name() : "?";
+        String path = request != null ? RequestPaths.relative(baseUrl, request.url()) : "?";
+        return PhalaApiException.noResponse(method, path, e.getCause() != null ? e.getCause() : e);
+    }
+}

@@ -1,0 +1,51 @@
+package com.statefulcvm.connectors.phala.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.List;
+
+/**
+ * One CVM as the API describes it. {@code status} is a free string: an unknown value means "not ready", never an
+ * error. {@code composeFile} is only present on the detail endpoint.
+ */
+public record CvmInfo(
+        String id,
+        String name,
+        String appId,
+        String vmUuid,
+        String instanceId,
+        String status,
+        Boolean inProgress,
+        Progress progress,
+        String composeHash,
+        Resource resource,
+        NodeInfo nodeInfo,
+        OsInfo os,
+        String kmsType,
+        Gateway gateway,
+        String storageFs,
+        Integer diskSize,
+        List<UrlPair> endpoints,
+        List<UrlPair> publicUrls,
+        String createdAt,
+        String updatedAt,
+        ComposeFile composeFile) {
+
+    public static final String STATUS_RUNNING = "running";
+
+    /** No operation under way: the only moment a status can be trusted as final. */
+    @JsonIgnore
+    public boolean isSettled() {
+        boolean busy = Boolean.TRUE.equals(inProgress);
+        boolean targetPending = progress != null && progress.target() != null && !progress.target().isBlank();
+        return !busy && !targetPending;
+    }
+
+    @JsonIgnore
+    public boolean isRunning() {
+        return STATUS_RUNNING.equals(status);
+    }
+
+    public String dockerCompose() {
+        return composeFile == null ? null : composeFile.dockerComposeFile();
+    }
+}

@@ -1,0 +1,4 @@
+package com.statefulcvm.connectors.phala.model;
+
+public record OsInfo(String name, String version, Boolean isDev, String osImageHash) {
+}

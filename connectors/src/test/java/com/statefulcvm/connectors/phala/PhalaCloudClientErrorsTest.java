@@ -1,0 +1,158 @@
+package com.statefulcvm.connectors.phala;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.patch;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.statefulcvm.connectors.phala.model.ProvisionRequest;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Every error answer reaches the caller as one PhalaApiException with a readable message. */
+class PhalaCloudClientErrorsTest extends WireMockApiSupport {
+
+    @Test
+    void detailTextWithMethodAndPathInTheMessage() {
+        wm.stubFor(patch(api("/cvms/cvm_x/docker-compose"))
+                .willReturn(status(409, "{\"detail\":\"CVM has an operation in progress\"}")));
+
+        PhalaApiException e = catchThrowableOfType(
+                () -> clientWithoutRetries().updateDockerCompose("cvm_x", "services: {}"), PhalaApiException.class);
+
+        assertThat(e.getMessage())
+                .isEqualTo("Phala Cloud API PATCH /cvms/cvm_x/docker-compose failed: 409 CVM has an operation in progress");
+        assertThat(e.status()).isEqualTo(409);
+        assertThat(e.method()).isEqualTo("PATCH");
+        assertThat(e.path()).isEqualTo("/cvms/cvm_x/docker-compose");
+        assertThat(e.apiMessage()).isEqualTo("CVM has an operation in progress");
+        assertThat(e.errorCode()).isNull();
+        assertThat(e.isRetryable()).isTrue();
+        assertThat(e.isConflict()).isTrue();
+    }
+
+    @Test
+    void validationListOf422() {
+        wm.stubFor(post(api("/cvms/provision")).willReturn(status(422,
+                "{\"detail\":[{\"loc\":[\"body\",\"instance_type\"],\"msg\":\"field required\",\"type\":\"missing\"}]}")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries()
+                .provision(new ProvisionRequest("slot-a", null, null, null, null, null, null)), PhalaApiException.class);
+
+        assertThat(e.status()).isEqualTo(422);
+        assertThat(e.apiMessage()).isEqualTo("body.instance_type: field required");
+        assertThat(e.isRetryable()).isFalse();
+    }
+
+    @Test
+    void structuredErrorCarriesTheErrorCode() {
+        wm.stubFor(get(api("/cvms/cvm_gone")).willReturn(status(404,
+                "{\"error_code\":\"ERR-03-001\",\"message\":\"CVM not found\","
+                        + "\"details\":[{\"field\":\"cvm_id\",\"value\":\"cvm_gone\",\"message\":\"no such CVM\"}]}")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("cvm_gone"),
+                PhalaApiException.class);
+
+        assertThat(e.isNotFound()).isTrue();
+        assertThat(e.errorCode()).isEqualTo(PhalaErrorCodes.CVM_NOT_FOUND);
+        assertThat(e.getMessage())
+                .isEqualTo("Phala Cloud API GET /cvms/cvm_gone failed: 404 CVM not found (cvm_id: no such CVM)");
+    }
+
+    @Test
+    void bareMessageBody() {
+        wm.stubFor(get(api("/cvms/c1/state")).willReturn(status(500, "{\"message\":\"database unavailable\"}")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvmState("c1"),
+                PhalaApiException.class);
+
+        assertThat(e.status()).isEqualTo(500);
+        assertThat(e.apiMessage()).isEqualTo("database unavailable");
+    }
+
+    @Test
+    void emptyBodyFallsBackToTheStatus() {
+        wm.stubFor(get(api("/cvms/c1/network")).willReturn(aResponse().withStatus(403)));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getNetwork("c1"),
+                PhalaApiException.class);
+
+        assertThat(e.getMessage()).isEqualTo("Phala Cloud API GET /cvms/c1/network failed: 403 HTTP 403");
+    }
+
+    @Test
+    void plainTextBody() {
+        wm.stubFor(get(api("/cvms/c1")).willReturn(aResponse().withStatus(400).withBody("configuration parameters not compatible")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+
+        assertThat(e.apiMessage()).isEqualTo("configuration parameters not compatible");
+    }
+
+    @Test
+    void status465AsksForOnChainRegistration() {
+        wm.stubFor(patch(api("/cvms/c1/docker-compose"))
+                .willReturn(status(465, "{\"detail\":\"compose hash must be registered on chain\"}")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().updateDockerCompose("c1", "x"),
+                PhalaApiException.class);
+
+        assertThat(e.status()).isEqualTo(465);
+        assertThat(e.isOnChainHashRequired()).isTrue();
+        assertThat(e.isRetryable()).isFalse();
+    }
+
+    @Test
+    void retryAfterIsExposedEvenWhenNotRetried() {
+        wm.stubFor(get(api("/cvms/c1")).willReturn(status(429, "{\"detail\":\"slow down\"}").withHeader("Retry-After", "9")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+
+        assertThat(e.retryAfter()).contains(Duration.ofSeconds(9));
+        assertThat(e.isRetryable()).isTrue();
+    }
+
+    @Test
+    void queryStringIsNotPartOfThePath() {
+        wm.stubFor(get(urlPathEqualTo(api("/apps/abc/revisions"))).willReturn(status(400, "{\"detail\":\"bad page\"}")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().listRevisions("app_abc", 0, 10),
+                PhalaApiException.class);
+
+        assertThat(e.path()).isEqualTo("/apps/abc/revisions");
+    }
+
+    @Test
+    void theApiKeyAppearsNowhereInTheException() {
+        wm.stubFor(get(api("/cvms/c1")).willReturn(status(401, "{\"detail\":\"Invalid API key\"}")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+
+        assertThat(e.status()).isEqualTo(401);
+        assertThat(e.toString()).doesNotContain(API_KEY);
+        assertThat(String.valueOf(e.getCause())).doesNotContain(API_KEY);
+    }
+
+    @Test
+    void unreadableSuccessBodyBecomesPhalaApiExceptionToo() {
+        wm.stubFor(get(api("/cvms/c1")).willReturn(okJson("{\"id\": [")));
+
+        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+
+        assertThat(e.method()).isEqualTo("GET");
+        assertThat(e.path()).isEqualTo("/cvms/c1");
+        assertThat(e.getMessage()).contains("could not process");
+        assertThat(e.isRetryable()).isFalse();
+    }
+
+    @Test
+    void badIdsNeverReachTheServer() {
+        assertThat(catchThrowableOfType(() -> clientWithoutRetries().getCvm("a/b"), IllegalArgumentException.class))
+                .hasMessageContaining("cvmId");
+        assertThat(wm.getAllServeEvents()).isEmpty();
+    }
+}

@@ -1,0 +1,170 @@
+package com.statefulcvm.simulator;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * Settings of the simulator ({@code simulator.*}). The class validates itself (Spring Boot calls
+ * {@link #validate} after binding), so no Bean Validation provider is needed on the host's classpath.
+ */
+@ConfigurationProperties("simulator")
+public class SimulatorProperties implements Validator {
+
+    /** Serve the simulated Phala Cloud (API, gateway, admin) in this application. */
+    private boolean enabled;
+
+    /** When set, API calls must carry exactly this value in {@code X-API-Key}; when unset any non-empty key passes. */
+    private String apiKey;
+
+    /** The {@code gateway.base_domain} reported for every CVM. */
+    private String gatewayBaseDomain = "sim.phala.local";
+
+    /** When set, the whole state is saved to this JSON file after each change and loaded at start. */
+    private Path stateFile;
+
+    private final Timings timings = new Timings();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getApiKey() {
+        return apiKey;
+    }
+
+    public void setApiKey(String apiKey) {
+        this.apiKey = apiKey;
+    }
+
+    /** The configured key, or null when none (blank counts as none). */
+    public String requiredApiKey() {
+        return apiKey == null || apiKey.isBlank() ? null : apiKey;
+    }
+
+    public String getGatewayBaseDomain() {
+        return gatewayBaseDomain;
+    }
+
+    public void setGatewayBaseDomain(String gatewayBaseDomain) {
+        this.gatewayBaseDomain = gatewayBaseDomain;
+    }
+
+    public Path getStateFile() {
+        return stateFile;
+    }
+
+    public void setStateFile(Path stateFile) {
+        this.stateFile = stateFile;
+    }
+
+    public Timings getTimings() {
+        return timings;
+    }
+
+    @Override
+    public boolean supports(Class<?> clazz) {
+        return SimulatorProperties.class.isAssignableFrom(clazz);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        SimulatorProperties properties = (SimulatorProperties) target;
+        if (properties.gatewayBaseDomain == null || properties.gatewayBaseDomain.isBlank()) {
+            errors.reject("simulator.gatewayBaseDomain", "simulator.gateway-base-domain must not be blank");
+        }
+        properties.timings.asMap().forEach((name, value) -> {
+            if (value < 0) {
+                errors.reject("simulator.timings", "simulator.timings." + name + " must be >= 0 but was " + value);
+            }
+        });
+    }
+
+    /** Durations of the asynchronous transitions, in milliseconds. Mutable at run time (admin endpoint). */
+    public static class Timings {
+        private volatile long createMs = 3000;
+        private volatile long startMs = 1500;
+        private volatile long stopMs = 1000;
+        private volatile long shutdownMs = 1500;
+        private volatile long restartMs = 2000;
+        private volatile long updateMs = 3000;
+        private volatile long deleteMs = 1000;
+
+        public long getCreateMs() {
+            return createMs;
+        }
+
+        public void setCreateMs(long createMs) {
+            this.createMs = createMs;
+        }
+
+        public long getStartMs() {
+            return startMs;
+        }
+
+        public void setStartMs(long startMs) {
+            this.startMs = startMs;
+        }
+
+        public long getStopMs() {
+            return stopMs;
+        }
+
+        public void setStopMs(long stopMs) {
+            this.stopMs = stopMs;
+        }
+
+        public long getShutdownMs() {
+            return shutdownMs;
+        }
+
+        public void setShutdownMs(long shutdownMs) {
+            this.shutdownMs = shutdownMs;
+        }
+
+        public long getRestartMs() {
+            return restartMs;
+        }
+
+        public void setRestartMs(long restartMs) {
+            this.restartMs = restartMs;
+        }
+
+        public long getUpdateMs() {
+            return updateMs;
+        }
+
+        public void setUpdateMs(long updateMs) {
+            this.updateMs = updateMs;
+        }
+
+        public long getDeleteMs() {
+            return deleteMs;
+        }
+
+        public void setDeleteMs(long deleteMs) {
+            this.deleteMs = deleteMs;
+        }
+
+        /** The timings by property name, in a fixed order. */
+        public Map<String, Long> asMap() {
+            Map<String, Long> map = new LinkedHashMap<>();
+            map.put("createMs", createMs);
+            map.put("startMs", startMs);
+            map.put("stopMs", stopMs);
+            map.put("shutdownMs", shutdownMs);
+            map.put("restartMs", restartMs);
+            map.put("updateMs", updateMs);
+            map.put("deleteMs", deleteMs);
+            return map;
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package com.statefulcvm.simulator.cloud;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/**
+ * A pending injected fault: the next {@code remaining} API calls matching {@code method} and {@code pathPattern}
+ * answer {@code status}. Also the body of {@code POST /simulator/_admin/faults} ({@code times} for {@code remaining}).
+ */
+@JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record Fault(
+        long id,
+        String method,
+        String pathPattern,
+        int status,
+        int remaining,
+        int retryAfterSeconds,
+        String errorCode) {
+
+    Fault withRemaining(int newRemaining) {
+        return new Fault(id, method, pathPattern, status, newRemaining, retryAfterSeconds, errorCode);
+    }
+
+    /** The JSON body the faulted call answers with. */
+    public java.util.Map<String, Object> body() {
+        String message = switch (status) {
+            case 409 -> ApiException.IN_PROGRESS;
+            case 429 -> "Too many requests";
+            case 503 -> "Service temporarily unavailable";
+            case 500 -> "Internal server error";
+            default -> "Injected fault";
+        };
+        if (errorCode != null && !errorCode.isBlank()) {
+            return ApiException.structuredBody(errorCode, message, java.util.List.of());
+        }
+        return java.util.Map.of("detail", message);
+    }
+}

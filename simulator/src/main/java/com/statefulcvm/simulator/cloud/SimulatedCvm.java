@@ -1,0 +1,54 @@
+package com.statefulcvm.simulator.cloud;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** One simulated CVM. Mutable; every access goes through {@link SimulatedCloud}'s lock. */
+final class SimulatedCvm {
+
+    String id;
+    String name;
+    String appId;
+    String vmUuid;
+    /** Assigned when the CVM first boots; kept for its whole life. */
+    String instanceId;
+    String status;
+    /** The operation in flight, or null when settled. */
+    Operation operation;
+
+    Map<String, Object> composeFile;
+    String composeHash;
+    String encryptedEnv;
+    List<String> envKeys;
+
+    String instanceType;
+    int diskSize;
+    int nodeId;
+    String region;
+    String storageFs;
+    String internalIp;
+
+    /** The workload's health as the gateway reports it when running; sticky across restarts. */
+    boolean healthy = true;
+
+    Instant createdAt;
+    Instant updatedAt;
+    Instant bootedAt;
+    Instant exitedAt;
+
+    SimulatedCvm() {
+        // for the state file
+    }
+
+    boolean settled() {
+        return operation == null;
+    }
+
+    boolean matches(String ref) {
+        if (ref.equals(id) || ref.equals(name)) {
+            return true;
+        }
+        return ref.replace("-", "").equalsIgnoreCase(vmUuid.replace("-", ""));
+    }
+}
