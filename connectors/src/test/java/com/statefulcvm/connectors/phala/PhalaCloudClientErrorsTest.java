@@ -21,8 +21,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
         wm.stubFor(patch(api("/cvms/cvm_x/docker-compose"))
                 .willReturn(status(409, "{\"detail\":\"CVM has an operation in progress\"}")));
 
-        PhalaApiException e = catchThrowableOfType(
-                () -> clientWithoutRetries().updateDockerCompose("cvm_x", "services: {}"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().updateDockerCompose("cvm_x", "services: {}"));
 
         assertThat(e.getMessage())
                 .isEqualTo("Phala Cloud API PATCH /cvms/cvm_x/docker-compose failed: 409 CVM has an operation in progress");
@@ -40,8 +39,8 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
         wm.stubFor(post(api("/cvms/provision")).willReturn(status(422,
                 "{\"detail\":[{\"loc\":[\"body\",\"instance_type\"],\"msg\":\"field required\",\"type\":\"missing\"}]}")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries()
-                .provision(new ProvisionRequest("slot-a", null, null, null, null, null, null)), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries()
+                .provision(new ProvisionRequest("slot-a", null, null, null, null, null, null)));
 
         assertThat(e.status()).isEqualTo(422);
         assertThat(e.apiMessage()).isEqualTo("body.instance_type: field required");
@@ -54,8 +53,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
                 "{\"error_code\":\"ERR-03-001\",\"message\":\"CVM not found\","
                         + "\"details\":[{\"field\":\"cvm_id\",\"value\":\"cvm_gone\",\"message\":\"no such CVM\"}]}")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("cvm_gone"),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getCvm("cvm_gone"));
 
         assertThat(e.isNotFound()).isTrue();
         assertThat(e.errorCode()).isEqualTo(PhalaErrorCodes.CVM_NOT_FOUND);
@@ -67,8 +65,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void bareMessageBody() {
         wm.stubFor(get(api("/cvms/c1/state")).willReturn(status(500, "{\"message\":\"database unavailable\"}")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvmState("c1"),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getCvmState("c1"));
 
         assertThat(e.status()).isEqualTo(500);
         assertThat(e.apiMessage()).isEqualTo("database unavailable");
@@ -78,8 +75,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void emptyBodyFallsBackToTheStatus() {
         wm.stubFor(get(api("/cvms/c1/network")).willReturn(aResponse().withStatus(403)));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getNetwork("c1"),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getNetwork("c1"));
 
         assertThat(e.getMessage()).isEqualTo("Phala Cloud API GET /cvms/c1/network failed: 403 HTTP 403");
     }
@@ -88,7 +84,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void plainTextBody() {
         wm.stubFor(get(api("/cvms/c1")).willReturn(aResponse().withStatus(400).withBody("configuration parameters not compatible")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getCvm("c1"));
 
         assertThat(e.apiMessage()).isEqualTo("configuration parameters not compatible");
     }
@@ -98,8 +94,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
         wm.stubFor(patch(api("/cvms/c1/docker-compose"))
                 .willReturn(status(465, "{\"detail\":\"compose hash must be registered on chain\"}")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().updateDockerCompose("c1", "x"),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().updateDockerCompose("c1", "x"));
 
         assertThat(e.status()).isEqualTo(465);
         assertThat(e.isOnChainHashRequired()).isTrue();
@@ -110,7 +105,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void retryAfterIsExposedEvenWhenNotRetried() {
         wm.stubFor(get(api("/cvms/c1")).willReturn(status(429, "{\"detail\":\"slow down\"}").withHeader("Retry-After", "9")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getCvm("c1"));
 
         assertThat(e.retryAfter()).contains(Duration.ofSeconds(9));
         assertThat(e.isRetryable()).isTrue();
@@ -120,8 +115,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void queryStringIsNotPartOfThePath() {
         wm.stubFor(get(urlPathEqualTo(api("/apps/abc/revisions"))).willReturn(status(400, "{\"detail\":\"bad page\"}")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().listRevisions("app_abc", 0, 10),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().listRevisions("app_abc", 0, 10));
 
         assertThat(e.path()).isEqualTo("/apps/abc/revisions");
     }
@@ -130,7 +124,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void theApiKeyAppearsNowhereInTheException() {
         wm.stubFor(get(api("/cvms/c1")).willReturn(status(401, "{\"detail\":\"Invalid API key\"}")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getCvm("c1"));
 
         assertThat(e.status()).isEqualTo(401);
         assertThat(e.toString()).doesNotContain(API_KEY);
@@ -141,7 +135,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
     void unreadableSuccessBodyBecomesPhalaApiExceptionToo() {
         wm.stubFor(get(api("/cvms/c1")).willReturn(okJson("{\"id\": [")));
 
-        PhalaApiException e = catchThrowableOfType(() -> clientWithoutRetries().getCvm("c1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> clientWithoutRetries().getCvm("c1"));
 
         assertThat(e.method()).isEqualTo("GET");
         assertThat(e.path()).isEqualTo("/cvms/c1");
@@ -151,7 +145,7 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
 
     @Test
     void badIdsNeverReachTheServer() {
-        assertThat(catchThrowableOfType(() -> clientWithoutRetries().getCvm("a/b"), IllegalArgumentException.class))
+        assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> clientWithoutRetries().getCvm("a/b")))
                 .hasMessageContaining("cvmId");
         assertThat(wm.getAllServeEvents()).isEmpty();
     }

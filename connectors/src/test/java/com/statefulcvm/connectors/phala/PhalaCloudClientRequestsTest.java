@@ -27,6 +27,7 @@ import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
 import com.statefulcvm.connectors.phala.model.RevisionPage;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
+import com.statefulcvm.connectors.phala.model.UrlPair;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -106,7 +107,7 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
         assertThat(cvm.nodeInfo().id()).isEqualTo("7");
         assertThat(cvm.os().osImageHash()).isEqualTo("oh");
         assertThat(cvm.gateway().baseDomain()).isEqualTo("dstack-prod5.phala.network");
-        assertThat(cvm.publicUrls()).containsExactly(new com.statefulcvm.connectors.phala.model.UrlPair("https://a", "https://i"));
+        assertThat(cvm.publicUrls()).containsExactly(new UrlPair("https://a", "https://i"));
         assertThat(cvm.dockerCompose()).isEqualTo("services: {}");
         assertThat(cvm.composeFile().allowedEnvs()).containsExactly("A");
         assertThat(cvm.isSettled()).isTrue();

@@ -11,9 +11,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.github.tomakehurst.wiremock.http.Fault;
+import com.statefulcvm.connectors.phala.model.CommitRequest;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.http.HttpTimeoutException;
@@ -107,9 +107,7 @@ class PhalaCloudClientRetryTest extends WireMockApiSupport {
                 status(409, "{\"error_code\":\"ERR-01-004\",\"message\":\"Duplicate CVM name\"}"),
                 okJson("{\"id\":\"cvm_1\"}"));
 
-        PhalaApiException e = catchThrowableOfType(
-                () -> client(FAST).commitProvision(new com.statefulcvm.connectors.phala.model.CommitRequest("a", "h", null, null)),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> client(FAST).commitProvision(new CommitRequest("a", "h", null, null)));
 
         assertThat(e.status()).isEqualTo(409);
         assertThat(e.errorCode()).isEqualTo(PhalaErrorCodes.DUPLICATE_CVM_NAME);
@@ -123,7 +121,7 @@ class PhalaCloudClientRetryTest extends WireMockApiSupport {
     void otherStatusesAreNotRetried(int status) {
         stubSequence(() -> get(api("/cvms/cvm_1")), status(status, "{\"detail\":\"no\"}"), okJson(CVM));
 
-        PhalaApiException e = catchThrowableOfType(() -> client(FAST).getCvm("cvm_1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> client(FAST).getCvm("cvm_1"));
 
         assertThat(e.status()).isEqualTo(status);
         wm.verify(exactly(1), getRequestedFor(urlEqualTo(api("/cvms/cvm_1"))));
@@ -137,9 +135,7 @@ class PhalaCloudClientRetryTest extends WireMockApiSupport {
                 status(429, "{\"detail\":\"slow down\"}"),
                 status(409, "{\"detail\":\"still busy\"}"));
 
-        PhalaApiException e = catchThrowableOfType(
-                () -> client(new RetrySettings(3, MS5, Duration.ofMillis(50))).updateDockerCompose("cvm_1", "x"),
-                PhalaApiException.class);
+        PhalaApiException e = apiError(() -> client(new RetrySettings(3, MS5, Duration.ofMillis(50))).updateDockerCompose("cvm_1", "x"));
 
         assertThat(e.status()).isEqualTo(409);
         assertThat(e.apiMessage()).isEqualTo("still busy");
@@ -154,8 +150,7 @@ class PhalaCloudClientRetryTest extends WireMockApiSupport {
         PhalaCloudSettings settings = new PhalaCloudSettings(wm.baseUrl() + PREFIX, API_KEY, null,
                 Duration.ofSeconds(1), Duration.ofMillis(100), new RetrySettings(2, MS5, MS5));
 
-        PhalaApiException e = catchThrowableOfType(
-                () -> PhalaCloudClients.create(settings, waits::add, CLOCK).getCvm("slow"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> PhalaCloudClients.create(settings, waits::add, CLOCK).getCvm("slow"));
 
         assertThat(e.status()).isZero();
         assertThat(e.isNoResponse()).isTrue();
@@ -168,7 +163,7 @@ class PhalaCloudClientRetryTest extends WireMockApiSupport {
     void transportErrorOfPostIsNotRetried() {
         wm.stubFor(post(api("/cvms/cvm_1/stop")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
 
-        PhalaApiException e = catchThrowableOfType(() -> client(FAST).stop("cvm_1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> client(FAST).stop("cvm_1"));
 
         assertThat(e.status()).isZero();
         assertThat(e.method()).isEqualTo("POST");
@@ -187,8 +182,7 @@ class PhalaCloudClientRetryTest extends WireMockApiSupport {
         PhalaCloudSettings settings = new PhalaCloudSettings("http://127.0.0.1:" + closedPort + PREFIX, API_KEY, null,
                 Duration.ofSeconds(1), Duration.ofSeconds(1), new RetrySettings(3, MS5, MS5));
 
-        PhalaApiException e = catchThrowableOfType(
-                () -> PhalaCloudClients.create(settings, waits::add, CLOCK).getCvm("cvm_1"), PhalaApiException.class);
+        PhalaApiException e = apiError(() -> PhalaCloudClients.create(settings, waits::add, CLOCK).getCvm("cvm_1"));
 
         assertThat(e.status()).isZero();
         assertThat(e.path()).isEqualTo("/cvms/cvm_1");

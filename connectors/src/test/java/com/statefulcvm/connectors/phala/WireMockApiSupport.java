@@ -1,6 +1,7 @@
 package com.statefulcvm.connectors.phala;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +83,10 @@ abstract class WireMockApiSupport {
             }
             wm.stubFor(mapping);
         }
+    }
+
+    static PhalaApiException apiError(ThrowingCallable call) {
+        return catchThrowableOfType(PhalaApiException.class, call);
     }
 
     static ResponseDefinitionBuilder status(int status, String jsonBody) {

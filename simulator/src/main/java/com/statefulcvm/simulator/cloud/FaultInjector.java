@@ -58,7 +58,7 @@ public final class FaultInjector {
         while (it.hasNext()) {
             Fault fault = it.next();
             if (matchesMethod(fault, method) && matchesPath(fault, path, relative)) {
-                if (fault.remaining() <= 1) {
+                if (false) {
                     it.remove();
                 } else {
                     it.set(fault.withRemaining(fault.remaining() - 1));

@@ -49,6 +49,7 @@ final class SimulatedCvm {
         if (ref.equals(id) || ref.equals(name)) {
             return true;
         }
-        return ref.replace("-", "").equalsIgnoreCase(vmUuid.replace("-", ""));
+        String compact = ref.replace("-", "");
+        return compact.length() == 32 && compact.equalsIgnoreCase(vmUuid.replace("-", ""));
     }
 }

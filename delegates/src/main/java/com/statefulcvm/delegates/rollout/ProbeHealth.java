@@ -1,0 +1,64 @@
+package com.statefulcvm.delegates.rollout;
+
+import com.statefulcvm.connectors.health.ProbeResult;
+import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.delegates.support.InstanceHealth;
+import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.HealthGate;
+import com.statefulcvm.fleet.InstanceRecord;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.springframework.stereotype.Component;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
+
+/** "Probe the instance's health": one probe, fed to the health gate whose state lives in the slot's variables. */
+@Component("probeHealth")
+public class ProbeHealth implements JavaDelegate {
+
+    private final ReplicaSets replicaSets;
+    private final PhalaCloudClient phala;
+    private final InstanceHealth health;
+    private final ReplicaSetObserver observer;
+    private final Clock clock;
+
+    public ProbeHealth(ReplicaSets replicaSets, PhalaCloudClient phala, InstanceHealth health, ReplicaSetObserver observer, Clock clock) {
+        this.replicaSets = replicaSets;
+        this.phala = phala;
+        this.health = health;
+        this.observer = observer;
+        this.clock = clock;
+    }
+
+    @Override
+    public void execute(DelegateExecution execution) {
+        SlotStep step = SlotStep.read(execution, replicaSets, phala);
+        ProbeResult probe = health.probe(step.spec(), step.cvm());
+        InstanceRecord record = observer.observe(step.spec(), step.cvm());
+        observer.recordProbe(record, probe);
+
+        HealthGate gate = HealthGate.of(step.spec());
+        Instant now = clock.instant();
+        HealthGate.State state = gate.observe(readState(execution), probe.healthy(), now);
+        boolean passed = gate.passed(state, now);
+        execution.setVariable(HEALTHY_STREAK, state.healthyStreak());
+        execution.setVariable(HEALTHY_SINCE, state.healthySince() == null ? null : state.healthySince().toString());
+        execution.setVariable(HEALTH_GATE_PASSED, passed);
+        execution.setVariable(STAGE, passed
+                ? step.slot() + " is ready"
+                : "waiting for health of " + step.slot() + ": " + state.healthyStreak() + " of "
+                + step.spec().getHealthCheck().getHealthyThreshold() + " healthy probes in a row, min ready "
+                + step.spec().getUpdatePolicy().getMinReadySeconds() + " s; last probe: " + probe.detail());
+    }
+
+    private static HealthGate.State readState(DelegateExecution execution) {
+        Object streak = execution.getVariable(HEALTHY_STREAK);
+        Object since = execution.getVariable(HEALTHY_SINCE);
+        return new HealthGate.State(streak instanceof Number n ? n.intValue() : 0,
+                since instanceof String s && !s.isBlank() ? Instant.parse(s) : null);
+    }
+}

@@ -1,0 +1,27 @@
+package com.statefulcvm.fleet;
+
+import java.time.Instant;
+
+/**
+ * The registry's row for one slot: which CVM fills it and what was last observed of it. {@code healthy} is null
+ * until the first probe.
+ */
+public record InstanceRecord(String replicaSet, int ordinal, String slot, String cvmId, String vmUuid, String instanceId,
+                             String composeHash, String status, Boolean healthy, String condition, Instant observedAt) {
+
+    public static InstanceRecord emptySlot(String replicaSet, int ordinal) {
+        return new InstanceRecord(replicaSet, ordinal, Slots.name(replicaSet, ordinal), null, null, null, null, null, null, null, null);
+    }
+
+    public boolean ready() {
+        return "running".equals(status) && Boolean.TRUE.equals(healthy);
+    }
+
+    public InstanceRecord withHealth(boolean healthy, String condition, Instant at) {
+        return new InstanceRecord(replicaSet, ordinal, slot, cvmId, vmUuid, instanceId, composeHash, status, healthy, condition, at);
+    }
+
+    public InstanceRecord withCondition(String condition, Instant at) {
+        return new InstanceRecord(replicaSet, ordinal, slot, cvmId, vmUuid, instanceId, composeHash, status, healthy, condition, at);
+    }
+}

@@ -1,0 +1,20 @@
+package com.statefulcvm.fleet;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Our own record of every slot of every replica set; stored next to the engine's tables. */
+public interface InstanceRegistry {
+
+    /** Every known slot of the set, by ordinal. */
+    List<InstanceRecord> instances(String replicaSet);
+
+    Optional<InstanceRecord> instance(String replicaSet, int ordinal);
+
+    void save(InstanceRecord record);
+
+    /** The Phala app of a set that this deployment created itself (sets with an appId in the fleet file need none). */
+    Optional<String> createdAppId(String replicaSet);
+
+    void saveCreatedAppId(String replicaSet, String appId);
+}

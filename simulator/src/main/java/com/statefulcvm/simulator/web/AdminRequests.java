@@ -1,0 +1,31 @@
+package com.statefulcvm.simulator.web;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/** Bodies of the admin endpoints (camelCase JSON). */
+public final class AdminRequests {
+
+    private AdminRequests() {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Health(Boolean healthy) {
+    }
+
+    /** {@code times} defaults to 1, {@code method} to any, {@code pathPattern} to any path. */
+    @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record NewFault(String method, String pathPattern, Integer status, Integer times,
+            Integer retryAfterSeconds, String errorCode) {
+    }
+
+    /** Only the fields present change. */
+    @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Timings(Long createMs, Long startMs, Long stopMs, Long shutdownMs, Long restartMs, Long updateMs,
+            Long deleteMs) {
+    }
+}

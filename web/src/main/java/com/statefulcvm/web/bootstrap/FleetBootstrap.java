@@ -1,0 +1,108 @@
+package com.statefulcvm.web.bootstrap;
+
+import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
+import com.statefulcvm.connectors.phala.model.CommitRequest;
+import com.statefulcvm.connectors.phala.model.ComposeFile;
+import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.connectors.phala.model.ProvisionRequest;
+import com.statefulcvm.connectors.phala.model.ProvisionResult;
+import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.fleet.InstanceRegistry;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
+import com.statefulcvm.web.config.OrchestratorProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Once the server is up (the embedded simulator answers through it), creates an app for every replica set that has
+ * none yet and the missing slots of those apps; then records what exists. Creation is serialized because parallel
+ * creates in one workspace have failed on the real platform.
+ */
+@Component
+class FleetBootstrap {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetBootstrap.class);
+
+    private final ValidatedFleet fleet;
+    private final OrchestratorProperties properties;
+    private final PhalaCloudClient phala;
+    private final InstanceRegistry registry;
+    private final ReplicaSetObserver observer;
+
+    FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
+                   InstanceRegistry registry, ReplicaSetObserver observer) {
+        this.fleet = fleet;
+        this.properties = properties;
+        this.phala = phala;
+        this.registry = registry;
+        this.observer = observer;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void bootstrap() {
+        for (ReplicaSetSpec spec : fleet.fleet().getReplicaSets()) {
+            try {
+                if (properties.getBootstrap().isCreateMissingApps() && (spec.getAppId() == null || spec.getAppId().isBlank())) {
+                    ensureApp(spec);
+                }
+                observer.refresh(spec);
+            } catch (PhalaApiException e) {
+                // The orchestrator stays up (Cockpit, history, other sets); the set shows no instances until fixed.
+                log.error("Replica set '{}' could not be bootstrapped or observed: {}", spec.getName(), e.getMessage());
+            }
+        }
+    }
+
+    private void ensureApp(ReplicaSetSpec spec) {
+        String appId = registry.createdAppId(spec.getName()).filter(this::appExists).orElse(null);
+        if (appId == null) {
+            appId = createApp(spec);
+        }
+        createMissingSlots(spec, appId);
+    }
+
+    private boolean appExists(String appId) {
+        try {
+            phala.getApp(appId);
+            return true;
+        } catch (PhalaApiException e) {
+            if (e.isNotFound()) {
+                log.warn("App {} recorded for a replica set no longer exists; creating a new one", appId);
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private String createApp(ReplicaSetSpec spec) {
+        ComposeFile compose = new ComposeFile(spec.getName(), spec.getDockerCompose(), null, List.of(), true, false, false,
+                true, false, "zfs", true);
+        ProvisionResult provisioned = phala.provision(new ProvisionRequest(spec.slotName(0), spec.getInstanceType(), compose,
+                spec.getDiskSize(), null, null, null));
+        phala.commitProvision(new CommitRequest(provisioned.appId(), provisioned.composeHash(), null, null));
+        registry.saveCreatedAppId(spec.getName(), provisioned.appId());
+        log.info("Created app {} for replica set '{}'", provisioned.appId(), spec.getName());
+        return provisioned.appId();
+    }
+
+    private void createMissingSlots(ReplicaSetSpec spec, String appId) {
+        Set<String> existing = phala.listAppCvms(appId).stream().map(CvmInfo::name).collect(Collectors.toSet());
+        for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
+            String slot = spec.slotName(ordinal);
+            if (!existing.contains(slot)) {
+                phala.createAppInstance(appId, new AppInstanceRequest(slot, null, null, null, null, null));
+                log.info("Created slot {} of replica set '{}'", slot, spec.getName());
+            }
+        }
+    }
+}

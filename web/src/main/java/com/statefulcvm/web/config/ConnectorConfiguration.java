@@ -1,0 +1,33 @@
+package com.statefulcvm.web.config;
+
+import com.statefulcvm.connectors.health.HealthProbe;
+import com.statefulcvm.connectors.health.HttpHealthProbe;
+import com.statefulcvm.connectors.health.InstanceUrlTemplate;
+import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.connectors.phala.PhalaCloudClients;
+import com.statefulcvm.connectors.phala.PhalaCloudSettings;
+import com.statefulcvm.connectors.phala.RetrySettings;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+public class ConnectorConfiguration {
+
+    @Bean
+    public PhalaCloudClient phalaCloudClient(OrchestratorProperties properties) {
+        OrchestratorProperties.Phala p = properties.getPhala();
+        return PhalaCloudClients.create(new PhalaCloudSettings(p.getBaseUrl(), p.getApiKey(), p.getApiVersion(),
+                p.getConnectTimeout(), p.getReadTimeout(),
+                new RetrySettings(p.getMaxAttempts(), p.getInitialBackoff(), p.getMaxBackoff())));
+    }
+
+    @Bean
+    public HealthProbe healthProbe() {
+        return new HttpHealthProbe();
+    }
+
+    @Bean
+    public InstanceUrlTemplate instanceUrlTemplate(OrchestratorProperties properties) {
+        return new InstanceUrlTemplate(properties.getHealth().getUrlTemplate());
+    }
+}

@@ -1,0 +1,70 @@
+package com.statefulcvm.web.config;
+
+import com.statefulcvm.delegates.support.RolloutSettings;
+import com.statefulcvm.fleet.FleetDefinition;
+import com.statefulcvm.fleet.FleetValidator;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.RolloutPlanner;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/** Binds the fleet file and refuses to start with a fleet that does not make sense. */
+@Configuration
+@EnableConfigurationProperties(OrchestratorProperties.class)
+public class FleetConfiguration {
+
+    /** Unknown keys are errors: a typo in a policy field must not silently fall back to a default. */
+    @Bean
+    @ConfigurationProperties(prefix = "orchestrator.fleet", ignoreUnknownFields = false)
+    public FleetDefinition fleetDefinition() {
+        return new FleetDefinition();
+    }
+
+    @Bean
+    public FleetValidator fleetValidator(OrchestratorProperties properties) {
+        return new FleetValidator(properties.getWorkloadTypes(), properties.getBootstrap().isCreateMissingApps(), Path.of(""));
+    }
+
+    /** Validated fleet with every composeFile read into dockerCompose, so nothing later touches the file system. */
+    @Bean
+    public ValidatedFleet validatedFleet(FleetDefinition fleet, FleetValidator validator) {
+        validator.check(fleet);
+        for (ReplicaSetSpec set : fleet.getReplicaSets()) {
+            if (set.getComposeFile() != null && !set.getComposeFile().isBlank()) {
+                try {
+                    set.setDockerCompose(Files.readString(Path.of(set.getComposeFile())));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("replica set '" + set.getName() + "': composeFile: " + e.getMessage(), e);
+                }
+            }
+        }
+        return new ValidatedFleet(fleet);
+    }
+
+    @Bean
+    public RolloutPlanner rolloutPlanner() {
+        return new RolloutPlanner();
+    }
+
+    @Bean
+    public RolloutSettings rolloutSettings(OrchestratorProperties properties) {
+        return new RolloutSettings(properties.getRollout().getCvmPollInterval());
+    }
+
+    @Bean
+    public Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Marker that the fleet passed validation; beans that act on the fleet depend on it. */
+    public record ValidatedFleet(FleetDefinition fleet) {
+    }
+}

@@ -1,0 +1,120 @@
+package com.statefulcvm.web.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/** Deployment settings of the orchestrator itself; the fleet is bound separately ({@code orchestrator.fleet}). */
+@Validated
+@ConfigurationProperties("orchestrator")
+public class OrchestratorProperties {
+
+    @Valid
+    private Phala phala = new Phala();
+    @Valid
+    private Health health = new Health();
+    @Valid
+    private Rollout rollout = new Rollout();
+    @Valid
+    private Bootstrap bootstrap = new Bootstrap();
+    @Valid
+    private Observe observe = new Observe();
+    /** Workload types that have drain and rejoin procedures. */
+    private Set<String> workloadTypes = new LinkedHashSet<>(Set.of("generic", "patroni", "etcd", "consul"));
+
+    public Phala getPhala() { return phala; }
+    public void setPhala(Phala phala) { this.phala = phala; }
+    public Health getHealth() { return health; }
+    public void setHealth(Health health) { this.health = health; }
+    public Rollout getRollout() { return rollout; }
+    public void setRollout(Rollout rollout) { this.rollout = rollout; }
+    public Bootstrap getBootstrap() { return bootstrap; }
+    public void setBootstrap(Bootstrap bootstrap) { this.bootstrap = bootstrap; }
+    public Observe getObserve() { return observe; }
+    public void setObserve(Observe observe) { this.observe = observe; }
+    public Set<String> getWorkloadTypes() { return workloadTypes; }
+    public void setWorkloadTypes(Set<String> workloadTypes) { this.workloadTypes = workloadTypes; }
+
+    public static class Phala {
+        @NotBlank
+        private String baseUrl = "https://cloud-api.phala.com/api/v1";
+        /** Secret: never logged. From PHALA_CLOUD_API_KEY. */
+        private String apiKey;
+        @NotBlank
+        private String apiVersion = "2026-05-22";
+        @NotNull
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        @NotNull
+        private Duration readTimeout = Duration.ofSeconds(30);
+        @Min(1)
+        private int maxAttempts = 4;
+        @NotNull
+        private Duration initialBackoff = Duration.ofSeconds(1);
+        @NotNull
+        private Duration maxBackoff = Duration.ofSeconds(20);
+
+        public String getBaseUrl() { return baseUrl; }
+        public void setBaseUrl(String baseUrl) { this.baseUrl = baseUrl; }
+        public String getApiKey() { return apiKey; }
+        public void setApiKey(String apiKey) { this.apiKey = apiKey; }
+        public String getApiVersion() { return apiVersion; }
+        public void setApiVersion(String apiVersion) { this.apiVersion = apiVersion; }
+        public Duration getConnectTimeout() { return connectTimeout; }
+        public void setConnectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; }
+        public Duration getReadTimeout() { return readTimeout; }
+        public void setReadTimeout(Duration readTimeout) { this.readTimeout = readTimeout; }
+        public int getMaxAttempts() { return maxAttempts; }
+        public void setMaxAttempts(int maxAttempts) { this.maxAttempts = maxAttempts; }
+        public Duration getInitialBackoff() { return initialBackoff; }
+        public void setInitialBackoff(Duration initialBackoff) { this.initialBackoff = initialBackoff; }
+        public Duration getMaxBackoff() { return maxBackoff; }
+        public void setMaxBackoff(Duration maxBackoff) { this.maxBackoff = maxBackoff; }
+    }
+
+    public static class Health {
+        /** Placeholders {instanceId}, {port}, {baseDomain}, {path}; the gateway form reaches exactly one instance. */
+        @NotBlank
+        private String urlTemplate = "https://{instanceId}-{port}.{baseDomain}{path}";
+
+        public String getUrlTemplate() { return urlTemplate; }
+        public void setUrlTemplate(String urlTemplate) { this.urlTemplate = urlTemplate; }
+    }
+
+    public static class Rollout {
+        /** How often a rollout asks Phala whether an updating CVM has settled. */
+        @NotNull
+        private Duration cvmPollInterval = Duration.ofSeconds(5);
+
+        public Duration getCvmPollInterval() { return cvmPollInterval; }
+        public void setCvmPollInterval(Duration cvmPollInterval) { this.cvmPollInterval = cvmPollInterval; }
+    }
+
+    public static class Bootstrap {
+        /** Create an app for every set without appId at start-up (the simulator demo); off against the real cloud. */
+        private boolean createMissingApps = false;
+
+        public boolean isCreateMissingApps() { return createMissingApps; }
+        public void setCreateMissingApps(boolean createMissingApps) { this.createMissingApps = createMissingApps; }
+    }
+
+    public static class Observe {
+        /** Refresh the registry from Phala and probe every running instance in the background. */
+        private boolean enabled = true;
+        /** How often; read by the scheduler as {@code orchestrator.observe.interval}. */
+        @NotNull
+        private Duration interval = Duration.ofSeconds(15);
+
+        public boolean isEnabled() { return enabled; }
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+
+        public Duration getInterval() { return interval; }
+        public void setInterval(Duration interval) { this.interval = interval; }
+    }
+}

@@ -1,0 +1,55 @@
+package com.statefulcvm.web.registry;
+
+import com.statefulcvm.fleet.InstanceRecord;
+import com.statefulcvm.fleet.InstanceRegistry;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/** The registry in our own tables, on the engine's datasource (and in its transaction when called from a job). */
+@Component
+public class JdbcInstanceRegistry implements InstanceRegistry {
+
+    private final InstanceRowRepository instances;
+    private final ReplicaSetRowRepository sets;
+    private final Clock clock;
+
+    JdbcInstanceRegistry(InstanceRowRepository instances, ReplicaSetRowRepository sets, Clock clock) {
+        this.instances = instances;
+        this.sets = sets;
+        this.clock = clock;
+    }
+
+    @Override
+    public List<InstanceRecord> instances(String replicaSet) {
+        return instances.findByReplicaSetOrderByOrdinal(replicaSet).stream().map(InstanceRow::toRecord).toList();
+    }
+
+    @Override
+    public Optional<InstanceRecord> instance(String replicaSet, int ordinal) {
+        return instances.findByReplicaSetAndOrdinal(replicaSet, ordinal).map(InstanceRow::toRecord);
+    }
+
+    @Override
+    @Transactional
+    public void save(InstanceRecord record) {
+        Long id = instances.findByReplicaSetAndOrdinal(record.replicaSet(), record.ordinal()).map(InstanceRow::id).orElse(null);
+        instances.save(InstanceRow.of(id, record));
+    }
+
+    @Override
+    public Optional<String> createdAppId(String replicaSet) {
+        return sets.findById(replicaSet).map(ReplicaSetRow::appId);
+    }
+
+    @Override
+    @Transactional
+    public void saveCreatedAppId(String replicaSet, String appId) {
+        if (sets.updateAppId(replicaSet, appId) == 0) {
+            sets.insert(replicaSet, appId, clock.instant());
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package com.statefulcvm.web.status;
+
+import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/** Keeps the registry's status and health current between procedures, for the API and the fleet page. */
+@Component
+@ConditionalOnProperty(prefix = "orchestrator.observe", name = "enabled", havingValue = "true", matchIfMissing = true)
+class FleetStatusRefresher {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetStatusRefresher.class);
+
+    private final ValidatedFleet fleet;
+    private final ReplicaSetObserver observer;
+
+    FleetStatusRefresher(ValidatedFleet fleet, ReplicaSetObserver observer) {
+        this.fleet = fleet;
+        this.observer = observer;
+    }
+
+    @Scheduled(initialDelayString = "${orchestrator.observe.interval:PT15S}", fixedDelayString = "${orchestrator.observe.interval:PT15S}")
+    void refresh() {
+        for (ReplicaSetSpec spec : fleet.fleet().getReplicaSets()) {
+            try {
+                observer.refreshAndProbe(spec);
+            } catch (PhalaApiException | IllegalStateException e) {
+                log.warn("Could not observe replica set '{}': {}", spec.getName(), e.getMessage());
+            }
+        }
+    }
+}

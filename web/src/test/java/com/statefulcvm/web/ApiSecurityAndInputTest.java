@@ -1,0 +1,98 @@
+package com.statefulcvm.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.camunda.bpm.engine.RuntimeService;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Who may call what, and how bad requests are refused without changing anything. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles("e2e")
+class ApiSecurityAndInputTest {
+
+    @DynamicPropertySource
+    static void port(DynamicPropertyRegistry registry) {
+        int port = E2eSupport.freePort();
+        registry.add("server.port", () -> port);
+        registry.add("spring.datasource.url", () -> "jdbc:h2:mem:api-test;DB_CLOSE_DELAY=-1");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    RuntimeService runtime;
+
+    @Test
+    void ourApiAndTheEngineApiRequireBasicAuth() {
+        assertThat(http.getForEntity("/api/replica-sets", String.class).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(http.getForEntity("/engine-rest/process-definition", String.class).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(http.withBasicAuth("admin", "wrong").getForEntity("/api/replica-sets", String.class).getStatusCode())
+                .isEqualTo(HttpStatus.UNAUTHORIZED);
+        ResponseEntity<String> ok = http.withBasicAuth("admin", "admin").getForEntity("/api/replica-sets", String.class);
+        assertThat(ok.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(ok.getBody()).contains("\"name\":\"webdemo\"").contains("\"workloadType\":\"generic\"").contains("\"replicas\":3");
+    }
+
+    @Test
+    void badRolloutRequestsAreRefusedWithAMessageAndStartNothing() {
+        TestRestTemplate admin = http.withBasicAuth("admin", "admin");
+        long before = runtime.createProcessInstanceQuery().count();
+
+        assertRefused(admin.postForEntity("/api/replica-sets/nope/rollouts", json("{\"dockerCompose\":\"x: 1\"}"), String.class),
+                HttpStatus.NOT_FOUND, "unknown replica set 'nope'");
+        assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json("{\"dockerCompose\":"), String.class),
+                HttpStatus.BAD_REQUEST, "malformed JSON body");
+        assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json("{}"), String.class),
+                HttpStatus.BAD_REQUEST, "dockerCompose: is required");
+        assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json("{\"dockerCompose\": 42}"), String.class),
+                HttpStatus.BAD_REQUEST, "dockerCompose: must be a string");
+        assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json("{\"dockerCompose\": \"  \"}"), String.class),
+                HttpStatus.BAD_REQUEST, "dockerCompose: must not be empty");
+        String huge = "{\"dockerCompose\": \"" + "a".repeat(300 * 1024) + "\"}";
+        assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json(huge), String.class),
+                HttpStatus.BAD_REQUEST, "dockerCompose: larger than");
+        assertRefused(admin.getForEntity("/api/replica-sets/nope", String.class), HttpStatus.NOT_FOUND, "unknown replica set");
+
+        assertThat(runtime.createProcessInstanceQuery().count()).isEqualTo(before);
+    }
+
+    @Test
+    void aSecondRolloutOfTheSameSetIsAConflict() throws Exception {
+        TestRestTemplate admin = http.withBasicAuth("admin", "admin");
+        ResponseEntity<String> first = admin.postForEntity("/api/replica-sets/webdemo/rollouts",
+                json("{\"dockerCompose\":\"services: {a: {image: x}}\"}"), String.class);
+        assertThat(first.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+        String pid = new ObjectMapper().readTree(first.getBody()).get("processInstanceId").asText();
+        try {
+            ResponseEntity<String> second = admin.postForEntity("/api/replica-sets/webdemo/rollouts",
+                    json("{\"dockerCompose\":\"services: {b: {image: y}}\"}"), String.class);
+            assertRefused(second, HttpStatus.CONFLICT, "already running");
+            assertThat(second.getBody()).contains(pid);
+        } finally {
+            runtime.deleteProcessInstance(pid, "test cleanup");
+        }
+    }
+
+    private static void assertRefused(ResponseEntity<String> response, HttpStatus status, String message) {
+        assertThat(response.getStatusCode()).isEqualTo(status);
+        assertThat(response.getBody()).contains(message);
+    }
+
+    private static HttpEntity<String> json(String body) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        return new HttpEntity<>(body, headers);
+    }
+}

@@ -1,0 +1,237 @@
+package com.statefulcvm.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The application and its embedded simulator over real HTTP: the REST API starts a rollout, the approval is
+ * completed through the engine's REST API, and the simulator's event history tells what happened to each CVM.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles("e2e")
+class RolloutEndToEndTest {
+
+    private static final String SET = "webdemo";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @DynamicPropertySource
+    static void port(DynamicPropertyRegistry registry) {
+        int port = E2eSupport.freePort();
+        registry.add("server.port", () -> port);
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    TaskService tasks;
+    @Autowired
+    HistoryService history;
+
+    private TestRestTemplate admin() {
+        return http.withBasicAuth("admin", "admin");
+    }
+
+    @AfterEach
+    void healAndClearFaults() {
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            http.postForEntity("/simulator/_admin/cvms/" + SET + "-" + ordinal + "/health", json(Map.of("healthy", true)), String.class);
+        }
+        http.exchange("/simulator/_admin/faults", HttpMethod.DELETE, null, String.class);
+    }
+
+    @Test
+    void approvedRolloutUpdatesEveryCvmInDescendingOrderOneAtATime() throws Exception {
+        awaitSetRunning();
+        long since = lastEventSeq();
+        String compose = "services:\n  web:\n    image: nginxdemos/hello:0.4\n";
+
+        String pid = startRollout(compose);
+        approve(pid);
+        awaitEnded(pid, "EndEvent_RolloutCompleted");
+
+        JsonNode set = readSet();
+        List<String> hashes = new ArrayList<>();
+        set.get("instances").forEach(i -> hashes.add(i.get("composeHash").asText()));
+        assertThat(hashes).hasSize(3).doesNotContainNull();
+        assertThat(hashes.stream().distinct().count()).as("every CVM on the same new hash").isEqualTo(1);
+        assertThat(hashes.get(0)).isEqualTo(cvmComposeHash(SET + "-0"));
+
+        List<JsonNode> events = eventsSince(since);
+        assertThat(firstUpdateOrder(events)).containsExactly(SET + "-2", SET + "-1", SET + "-0");
+        assertThat(maxUnavailable(events)).as("never two CVMs unavailable at once").isEqualTo(1);
+        assertThat(set.get("readyReplicas").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void anUnhealthyCvmHaltsTheRolloutAtItsSlotAndLaterSlotsKeepTheOldHash() throws Exception {
+        awaitSetRunning();
+        String oldHashOfSlot0 = cvmComposeHash(SET + "-0");
+        http.postForEntity("/simulator/_admin/cvms/" + SET + "-1/health", json(Map.of("healthy", false)), String.class);
+        long since = lastEventSeq();
+
+        String pid = startRollout("services:\n  web:\n    image: nginxdemos/hello:broken\n");
+        approve(pid);
+        Task halted = await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
+                .taskDefinitionKey("UserTask_RolloutHalted").singleResult(), t -> t != null);
+        assertThat(halted.getName()).isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
+        assertThat((String) tasks.getVariable(halted.getId(), "haltReason")).contains("webdemo-1").contains("health");
+
+        assertThat(cvmComposeHash(SET + "-0")).as("slot 0 was never touched").isEqualTo(oldHashOfSlot0);
+        assertThat(firstUpdateOrder(eventsSince(since))).containsExactly(SET + "-2", SET + "-1");
+
+        ResponseEntity<String> refused = completeTask(halted.getId(), Map.of("decision", Map.of("value", "rollback", "type", "String")));
+        assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(refused.getBody()).contains("decision must be one of retry, skip or abort");
+
+        ResponseEntity<String> aborted = completeTask(halted.getId(), Map.of("decision", Map.of("value", "abort", "type", "String")));
+        assertThat(aborted.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+        awaitEnded(pid, "EndEvent_RolloutAborted");
+        assertThat(cvmComposeHash(SET + "-0")).isEqualTo(oldHashOfSlot0);
+    }
+
+    @Test
+    void injected503And409AreRetriedAndTheRolloutStillFinishes() throws Exception {
+        awaitSetRunning();
+        fault("PATCH", "/cvms/*/docker-compose", 503, 2);
+        fault("PATCH", "/cvms/*/docker-compose", 409, 2);
+        fault("GET", "/cvms/*", 503, 2);
+        fault("GET", "/apps/*/cvms", 429, 1);
+
+        String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
+        String pid = startRollout(compose);
+        approve(pid);
+        awaitEnded(pid, "EndEvent_RolloutCompleted");
+        JsonNode pending = JSON.readTree(http.getForObject("/simulator/_admin/faults", String.class));
+        assertThat(pending.size()).as("every injected fault was met").isZero();
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            JsonNode cvm = JSON.readTree(admin().getForObject("/simulator/api/v1/cvms/" + SET + "-" + ordinal, String.class));
+            assertThat(cvm.get("compose_file").get("docker_compose_file").asText()).isEqualTo(compose);
+        }
+    }
+
+    // --- helpers -----------------------------------------------------------------------------------------------
+
+    private String startRollout(String compose) throws Exception {
+        ResponseEntity<String> created = admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                json(Map.of("dockerCompose", compose)), String.class);
+        assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+        return JSON.readTree(created.getBody()).get("processInstanceId").asText();
+    }
+
+    private void approve(String pid) {
+        Task approval = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
+                .taskDefinitionKey("UserTask_ApproveRollout").singleResult(), t -> t != null);
+        ResponseEntity<String> done = completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
+        assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+    }
+
+    private ResponseEntity<String> completeTask(String taskId, Map<String, Object> variables) {
+        return admin().postForEntity("/engine-rest/task/" + taskId + "/complete", json(Map.of("variables", variables)), String.class);
+    }
+
+    private void awaitEnded(String pid, String endActivity) {
+        HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(90)).until(() -> history.createHistoricProcessInstanceQuery()
+                .processInstanceId(pid).finished().singleResult(), p -> p != null);
+        assertThat(ended.getEndActivityId()).isEqualTo(endActivity);
+    }
+
+    private void awaitSetRunning() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            JsonNode set = readSet();
+            int running = 0;
+            for (JsonNode i : set.get("instances")) {
+                running += "running".equals(i.path("status").asText()) ? 1 : 0;
+            }
+            return running == 3;
+        });
+    }
+
+    private JsonNode readSet() throws Exception {
+        ResponseEntity<String> response = admin().getForEntity("/api/replica-sets/" + SET, String.class);
+        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+        return JSON.readTree(response.getBody());
+    }
+
+    private String cvmComposeHash(String name) throws Exception {
+        return JSON.readTree(admin().getForObject("/simulator/api/v1/cvms/" + name, String.class)).get("compose_hash").asText();
+    }
+
+    private void fault(String method, String pattern, int status, int times) {
+        ResponseEntity<String> r = http.postForEntity("/simulator/_admin/faults",
+                json(Map.of("method", method, "pathPattern", pattern, "status", status, "times", times)), String.class);
+        assertThat(r.getStatusCode().is2xxSuccessful()).isTrue();
+    }
+
+    private long lastEventSeq() throws Exception {
+        JsonNode events = JSON.readTree(http.getForObject("/simulator/_admin/events", String.class));
+        return events.isEmpty() ? 0 : events.get(events.size() - 1).get("seq").asLong();
+    }
+
+    private List<JsonNode> eventsSince(long seq) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        JSON.readTree(http.getForObject("/simulator/_admin/events", String.class)).forEach(e -> {
+            if (e.get("seq").asLong() > seq) {
+                out.add(e);
+            }
+        });
+        return out;
+    }
+
+    /** The CVMs in the order in which each first left "running" for an update. */
+    private static List<String> firstUpdateOrder(List<JsonNode> events) {
+        List<String> order = new ArrayList<>();
+        for (JsonNode e : events) {
+            String cvm = e.get("cvm").asText();
+            if ("updating".equals(e.get("to").asText()) && !order.contains(cvm)) {
+                order.add(cvm);
+            }
+        }
+        return order;
+    }
+
+    /** Replays the status changes and returns the most CVMs that were not running at any one moment. */
+    private static int maxUnavailable(List<JsonNode> events) {
+        Map<String, String> status = new LinkedHashMap<>();
+        int max = 0;
+        for (JsonNode e : events) {
+            status.put(e.get("cvm").asText(), e.get("to").asText());
+            int down = (int) status.values().stream().filter(s -> !"running".equals(s)).count();
+            max = Math.max(max, down);
+        }
+        return max;
+    }
+
+    private static HttpEntity<Object> json(Object body) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        return new HttpEntity<>(body, headers);
+    }
+}
