@@ -38,7 +38,7 @@ class TaskDecisionValidatorsTest {
         }
         assertThatThrownBy(() -> validator.notify(taskWith("decision", "Retry")))
                 .isInstanceOf(FormFieldValidationException.class)
-                .hasMessage("decision must be one of retry, skip or abort (was 'Retry' of type String)");
+                .hasMessage("Refused: decision must be one of retry, skip or abort (was 'Retry' of type String)");
         assertThatThrownBy(() -> validator.notify(taskWith("decision", null))).hasMessageContaining("was missing");
         assertThatThrownBy(() -> validator.notify(taskWith("decision", 1))).hasMessageContaining("of type Integer");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
@@ -44,9 +45,12 @@ class SimulatorAutoConfigurationTest {
     @Test
     void invalidSettingsFailTheStart() {
         runner.withPropertyValues("simulator.enabled=true", "simulator.timings.create-ms=-5")
-                .run(context -> assertThat(context).hasFailed());
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .isInstanceOf(BindValidationException.class)
+                        .hasMessageContaining("simulator.timings.createMs must be >= 0"));
         runner.withPropertyValues("simulator.enabled=true", "simulator.gateway-base-domain= ")
-                .run(context -> assertThat(context).hasFailed());
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("gateway-base-domain must not be blank"));
     }
 
     @Test

@@ -38,7 +38,7 @@ class ApiSecurityAndInputTest {
     void ourApiAndTheEngineApiRequireBasicAuth() {
         assertThat(http.getForEntity("/api/replica-sets", String.class).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
         assertThat(http.getForEntity("/engine-rest/process-definition", String.class).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
-        assertThat(http.withBasicAuth("admin", "wrong").getForEntity("/api/replica-sets", String.class).getStatusCode())
+        assertThat(http.withBasicAuth("mallory", "guess").getForEntity("/api/replica-sets", String.class).getStatusCode())
                 .isEqualTo(HttpStatus.UNAUTHORIZED);
         ResponseEntity<String> ok = http.withBasicAuth("admin", "admin").getForEntity("/api/replica-sets", String.class);
         assertThat(ok.getStatusCode()).isEqualTo(HttpStatus.OK);

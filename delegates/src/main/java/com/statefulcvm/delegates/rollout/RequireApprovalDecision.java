@@ -2,12 +2,11 @@ package com.statefulcvm.delegates.rollout;
 
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.TaskListener;
-import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
 import org.springframework.stereotype.Component;
 
 /**
- * Completing an approval task without a real yes or no must fail loudly; the engine maps this exception to
- * HTTP 400 in the REST API and Tasklist shows its message.
+ * Completing an approval task without a real yes or no must fail loudly. The engine wraps any listener exception;
+ * the message starts with {@link TaskDecisionRefused#MARKER} so the web layer can answer 400 instead of 500.
  */
 @Component("requireApprovalDecision")
 public class RequireApprovalDecision implements TaskListener {
@@ -16,7 +15,7 @@ public class RequireApprovalDecision implements TaskListener {
     public void notify(DelegateTask task) {
         Object approved = task.getVariable(RolloutVariables.APPROVED);
         if (!(approved instanceof Boolean)) {
-            throw new FormFieldValidationException(RolloutVariables.APPROVED,
+            throw TaskDecisionRefused.because(RolloutVariables.APPROVED,
                     "approved must be the boolean true or false (was " + describe(approved) + ")");
         }
     }

@@ -2,7 +2,6 @@ package com.statefulcvm.delegates.rollout;
 
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.TaskListener;
-import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
 import org.springframework.stereotype.Component;
 
 import java.util.Set;
@@ -17,7 +16,7 @@ public class RequireHaltDecision implements TaskListener {
     public void notify(DelegateTask task) {
         Object decision = task.getVariable(RolloutVariables.DECISION);
         if (!(decision instanceof String s) || !DECISIONS.contains(s)) {
-            throw new FormFieldValidationException(RolloutVariables.DECISION,
+            throw TaskDecisionRefused.because(RolloutVariables.DECISION,
                     "decision must be one of retry, skip or abort (was " + RequireApprovalDecision.describe(decision) + ")");
         }
     }

@@ -1,5 +1,6 @@
 package com.statefulcvm.simulator.cloud;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +82,7 @@ public class ApiException extends RuntimeException {
 
     /** 422 for a missing body field, e.g. {@code missing("compose_file", "docker_compose_file")}. */
     public static ApiException missing(String... path) {
-        List<Object> loc = new java.util.ArrayList<>();
+        List<Object> loc = new ArrayList<>();
         loc.add("body");
         loc.addAll(List.of(path));
         return unprocessable(loc, "Field required", "missing");

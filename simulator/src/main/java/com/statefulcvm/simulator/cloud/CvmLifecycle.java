@@ -52,7 +52,7 @@ final class CvmLifecycle {
      * in progress; 400 for a start of a running CVM, a stop/shutdown of a stopped one, a restart of a stopped one.
      */
     static void checkAccepts(SimulatedCvm cvm, OperationType type) {
-        if (false) {
+        if (cvm.operation != null) {
             throw ApiException.inProgress();
         }
         boolean running = RUNNING.equals(cvm.status);

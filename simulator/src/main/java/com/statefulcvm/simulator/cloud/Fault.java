@@ -1,12 +1,15 @@
 package com.statefulcvm.simulator.cloud;
 
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 /**
  * A pending injected fault: the next {@code remaining} API calls matching {@code method} and {@code pathPattern}
- * answer {@code status}. Also the body of {@code POST /simulator/_admin/faults} ({@code times} for {@code remaining}).
+ * answer {@code status}; {@code times} is how many it was given.
  */
 @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -15,16 +18,17 @@ public record Fault(
         String method,
         String pathPattern,
         int status,
+        int times,
         int remaining,
         int retryAfterSeconds,
         String errorCode) {
 
     Fault withRemaining(int newRemaining) {
-        return new Fault(id, method, pathPattern, status, newRemaining, retryAfterSeconds, errorCode);
+        return new Fault(id, method, pathPattern, status, times, newRemaining, retryAfterSeconds, errorCode);
     }
 
     /** The JSON body the faulted call answers with. */
-    public java.util.Map<String, Object> body() {
+    public Map<String, Object> body() {
         String message = switch (status) {
             case 409 -> ApiException.IN_PROGRESS;
             case 429 -> "Too many requests";
@@ -33,8 +37,8 @@ public record Fault(
             default -> "Injected fault";
         };
         if (errorCode != null && !errorCode.isBlank()) {
-            return ApiException.structuredBody(errorCode, message, java.util.List.of());
+            return ApiException.structuredBody(errorCode, message, List.of());
         }
-        return java.util.Map.of("detail", message);
+        return Map.of("detail", message);
     }
 }

@@ -41,7 +41,7 @@ public final class FaultInjector {
         if (!pattern.startsWith("/")) {
             pattern = "/" + pattern;
         }
-        Fault fault = new Fault(ids.incrementAndGet(), normalizedMethod, pattern, status, count, retryAfter,
+        Fault fault = new Fault(ids.incrementAndGet(), normalizedMethod, pattern, status, count, count, retryAfter,
                 errorCode == null || errorCode.isBlank() ? null : errorCode);
         faults.add(fault);
         return fault;
@@ -58,7 +58,7 @@ public final class FaultInjector {
         while (it.hasNext()) {
             Fault fault = it.next();
             if (matchesMethod(fault, method) && matchesPath(fault, path, relative)) {
-                if (false) {
+                if (fault.remaining() <= 1) {
                     it.remove();
                 } else {
                     it.set(fault.withRemaining(fault.remaining() - 1));

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -246,7 +247,7 @@ public class SimulatedCloud implements AutoCloseable {
                     "less_than_equal");
         }
         List<AppRevision> newestFirst = new ArrayList<>(app.revisions);
-        java.util.Collections.reverse(newestFirst);
+        Collections.reverse(newestFirst);
         int total = newestFirst.size();
         int from = (int) Math.min((long) (page - 1) * pageSize, total);
         int to = Math.min(from + pageSize, total);
@@ -539,7 +540,9 @@ public class SimulatedCloud implements AutoCloseable {
     }
 
     private static void assignInstanceIdAtFirstBoot(SimulatedCvm cvm) {
-        cvm.instanceId = Ids.hex(20);
+        if (cvm.instanceId == null) {
+            cvm.instanceId = Ids.hex(20);
+        }
     }
 
     private void remove(SimulatedCvm cvm) {

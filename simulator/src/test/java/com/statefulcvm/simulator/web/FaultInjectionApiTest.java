@@ -99,7 +99,9 @@ class FaultInjectionApiTest extends SimulatorHttpTestBase {
         assertThat(pending.get(0).get("remaining").asInt()).isEqualTo(3);
         assertThat(pending.get(0).get("pathPattern").asText()).isEqualTo("/cvms/*");
         sim.get(api("/cvms/x-unknown"));
-        assertThat(sim.get(SimClient.ADMIN + "/faults").json().get(0).get("remaining").asInt()).isEqualTo(2);
+        JsonNode used = sim.get(SimClient.ADMIN + "/faults").json().get(0);
+        assertThat(used.get("remaining").asInt()).isEqualTo(2);
+        assertThat(used.get("times").asInt()).isEqualTo(3);
 
         assertThat(sim.delete(SimClient.ADMIN + "/faults").status()).isEqualTo(200);
         assertThat(sim.get(SimClient.ADMIN + "/faults").json()).isEmpty();
