@@ -2,6 +2,7 @@ package com.statefulcvm.web.config;
 
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.FleetDefinition;
+import com.statefulcvm.fleet.FleetDefinitionException;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.RolloutPlanner;
@@ -9,19 +10,22 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Binds the fleet file and refuses to start with a fleet that does not make sense. */
 @Configuration
 @EnableConfigurationProperties(OrchestratorProperties.class)
 public class FleetConfiguration {
 
-    /** Unknown keys are errors: a typo in a policy field must not silently fall back to a default. */
+    /** Unknown keys are errors (here at the top level, {@link FleetKeys} inside each set): a typo must not fall back to a default. */
     @Bean
     @ConfigurationProperties(prefix = "orchestrator.fleet", ignoreUnknownFields = false)
     public FleetDefinition fleetDefinition() {
@@ -35,8 +39,12 @@ public class FleetConfiguration {
 
     /** Validated fleet with every composeFile read into dockerCompose, so nothing later touches the file system. */
     @Bean
-    public ValidatedFleet validatedFleet(FleetDefinition fleet, FleetValidator validator) {
-        validator.check(fleet);
+    public ValidatedFleet validatedFleet(FleetDefinition fleet, FleetValidator validator, Environment environment) {
+        List<String> problems = new ArrayList<>(FleetKeys.unknown(environment, fleet));
+        problems.addAll(validator.validate(fleet));
+        if (!problems.isEmpty()) {
+            throw new FleetDefinitionException(problems);
+        }
         for (ReplicaSetSpec set : fleet.getReplicaSets()) {
             if (set.getComposeFile() != null && !set.getComposeFile().isBlank()) {
                 try {

@@ -1,0 +1,46 @@
+package com.statefulcvm.web;
+
+import com.statefulcvm.fleet.FleetDefinitionException;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.core.NestedExceptionUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/** A fleet file that makes no sense must stop start-up with a message naming the replica set and the field. */
+class FleetFileStartupTest {
+
+    private static Throwable startWith(String... properties) {
+        // The fleet lives in one property source only: Spring Boot binds a list from a single source.
+        return catchThrowable(() -> new SpringApplicationBuilder(OrchestratorApplication.class)
+                .properties("server.port=0", "spring.datasource.url=jdbc:h2:mem:bad-fleet;DB_CLOSE_DELAY=-1",
+                        "spring.config.import=", "orchestrator.observe.enabled=false", "simulator.state-file=",
+                        "orchestrator.fleet.replica-sets[0].name=webdemo",
+                        "orchestrator.fleet.replica-sets[0].replicas=1",
+                        "orchestrator.fleet.replica-sets[0].docker-compose=services: {}")
+                .properties(properties)
+                .run().close());
+    }
+
+    @Test
+    void aBadPolicyValueNamesTheSetAndTheField() {
+        Throwable failure = startWith(
+                "orchestrator.fleet.replica-sets[0].update-policy.max-unavailable=0",
+                "orchestrator.fleet.replica-sets[0].workload-type=mongodb");
+        Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
+        assertThat(cause).isInstanceOf(FleetDefinitionException.class);
+        assertThat(cause.getMessage())
+                .contains("replicaSets[0] (webdemo): updatePolicy.maxUnavailable: must be at least 1 (was 0)")
+                .contains("replicaSets[0] (webdemo): workloadType: unknown workload type 'mongodb'");
+    }
+
+    @Test
+    void aMisspeltKeyIsRefusedRatherThanIgnored() {
+        Throwable failure = startWith("orchestrator.fleet.replica-sets[0].update-policy.max-unavailabel=2");
+        Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
+        assertThat(cause).isInstanceOf(FleetDefinitionException.class);
+        assertThat(cause.getMessage()).contains("replicaSets[0] (webdemo): update-policy.max-unavailabel: unknown key; known keys: "
+                + "[max-unavailable, min-ready-seconds, order, progress-deadline-seconds]");
+    }
+}
