@@ -1,9 +1,7 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
-import com.statefulcvm.delegates.support.ReplicaSets;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -15,21 +13,19 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 @Component("applyComposeUpdate")
 public class ApplyComposeUpdate implements JavaDelegate {
 
-    private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
+    private final SlotReader slots;
     private final ComposeUpdater updater;
     private final ReplicaSetObserver observer;
 
-    public ApplyComposeUpdate(ReplicaSets replicaSets, PhalaCloudClient phala, ComposeUpdater updater, ReplicaSetObserver observer) {
-        this.replicaSets = replicaSets;
-        this.phala = phala;
+    public ApplyComposeUpdate(SlotReader slots, ComposeUpdater updater, ReplicaSetObserver observer) {
+        this.slots = slots;
         this.updater = updater;
         this.observer = observer;
     }
 
     @Override
     public void execute(DelegateExecution execution) {
-        SlotStep step = SlotStep.read(execution, replicaSets, phala);
+        SlotStep step = slots.read(execution);
         String outcome = updater.ensureUpdateRequested(step.cvm(), (String) execution.getVariable(TARGET_COMPOSE));
         observer.observe(step.spec(), step.cvm());
         observer.recordCondition(step.spec(), step.slot(), "Programmed: " + outcome);

@@ -1,10 +1,8 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
-import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ComposeText;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -21,21 +19,19 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 @Component("awaitCvmRunning")
 public class AwaitCvmRunning implements JavaDelegate {
 
-    private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
+    private final SlotReader slots;
     private final ComposeUpdater updater;
     private final ReplicaSetObserver observer;
 
-    public AwaitCvmRunning(ReplicaSets replicaSets, PhalaCloudClient phala, ComposeUpdater updater, ReplicaSetObserver observer) {
-        this.replicaSets = replicaSets;
-        this.phala = phala;
+    public AwaitCvmRunning(SlotReader slots, ComposeUpdater updater, ReplicaSetObserver observer) {
+        this.slots = slots;
         this.updater = updater;
         this.observer = observer;
     }
 
     @Override
     public void execute(DelegateExecution execution) {
-        SlotStep step = SlotStep.read(execution, replicaSets, phala);
+        SlotStep step = slots.read(execution);
         CvmInfo cvm = step.cvm();
         String target = (String) execution.getVariable(TARGET_COMPOSE);
         observer.observe(step.spec(), cvm);

@@ -1,10 +1,8 @@
 package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.health.ProbeResult;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
-import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.HealthGate;
 import com.statefulcvm.fleet.InstanceRecord;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -20,15 +18,13 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
 @Component("probeHealth")
 public class ProbeHealth implements JavaDelegate {
 
-    private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
+    private final SlotReader slots;
     private final InstanceHealth health;
     private final ReplicaSetObserver observer;
     private final Clock clock;
 
-    public ProbeHealth(ReplicaSets replicaSets, PhalaCloudClient phala, InstanceHealth health, ReplicaSetObserver observer, Clock clock) {
-        this.replicaSets = replicaSets;
-        this.phala = phala;
+    public ProbeHealth(SlotReader slots, InstanceHealth health, ReplicaSetObserver observer, Clock clock) {
+        this.slots = slots;
         this.health = health;
         this.observer = observer;
         this.clock = clock;
@@ -36,7 +32,7 @@ public class ProbeHealth implements JavaDelegate {
 
     @Override
     public void execute(DelegateExecution execution) {
-        SlotStep step = SlotStep.read(execution, replicaSets, phala);
+        SlotStep step = slots.read(execution);
         ProbeResult probe = health.probe(step.spec(), step.cvm());
         InstanceRecord record = observer.observe(step.spec(), step.cvm());
         observer.recordProbe(record, probe);

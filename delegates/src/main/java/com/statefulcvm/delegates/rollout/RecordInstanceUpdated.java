@@ -1,8 +1,6 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
-import com.statefulcvm.delegates.support.ReplicaSets;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -13,19 +11,17 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 @Component("recordInstanceUpdated")
 public class RecordInstanceUpdated implements JavaDelegate {
 
-    private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
+    private final SlotReader slots;
     private final ReplicaSetObserver observer;
 
-    public RecordInstanceUpdated(ReplicaSets replicaSets, PhalaCloudClient phala, ReplicaSetObserver observer) {
-        this.replicaSets = replicaSets;
-        this.phala = phala;
+    public RecordInstanceUpdated(SlotReader slots, ReplicaSetObserver observer) {
+        this.slots = slots;
         this.observer = observer;
     }
 
     @Override
     public void execute(DelegateExecution execution) {
-        SlotStep step = SlotStep.read(execution, replicaSets, phala);
+        SlotStep step = slots.read(execution);
         observer.observe(step.spec(), step.cvm());
         String condition = "Ready: updated to compose " + step.cvm().composeHash() + " by rollout " + execution.getProcessInstanceId();
         observer.recordCondition(step.spec(), step.slot(), condition);

@@ -1,20 +1,7 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import org.camunda.bpm.engine.delegate.DelegateExecution;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.REPLICA_SET;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.SLOT;
-
-/** What every per-slot step starts from: the set's spec and the slot's CVM as Phala reports it now. */
 record SlotStep(ReplicaSetSpec spec, String slot, CvmInfo cvm) {
-
-    static SlotStep read(DelegateExecution execution, ReplicaSets replicaSets, PhalaCloudClient phala) {
-        ReplicaSetSpec spec = replicaSets.spec((String) execution.getVariable(REPLICA_SET));
-        String slot = (String) execution.getVariable(SLOT);
-        return new SlotStep(spec, slot, phala.getCvm(replicaSets.cvmIdOf(spec, slot)));
-    }
 }
