@@ -100,6 +100,37 @@ public class FleetValidator {
         if (set.getApprovals() == null) {
             p.add("approvals", "is required");
         }
+        validateAttestation(set.getAttestation(), p);
+    }
+
+    private static final Pattern HEX = Pattern.compile("^(0x)?[0-9a-fA-F]+$");
+
+    private void validateAttestation(AttestationSpec attestation, Problems p) {
+        if (attestation == null) {
+            p.add("attestation", "is required");
+            return;
+        }
+        for (int i = 0; i < attestation.getKmsKeyIds().size(); i++) {
+            if (!HEX.matcher(String.valueOf(attestation.getKmsKeyIds().get(i))).matches()) {
+                p.add("attestation.kmsKeyIds[" + i + "]", "must be hex (was '" + attestation.getKmsKeyIds().get(i) + "')");
+            }
+        }
+        for (int i = 0; i < attestation.getOsImageHashes().size(); i++) {
+            String hash = String.valueOf(attestation.getOsImageHashes().get(i));
+            if (!HEX.matcher(hash).matches() || hash.replace("0x", "").length() != 64) {
+                p.add("attestation.osImageHashes[" + i + "]", "must be 64 hex characters (was '" + hash + "')");
+            }
+        }
+        if (attestation.getAcceptedTcbStatuses().isEmpty()) {
+            p.add("attestation.acceptedTcbStatuses", "must name at least one status, e.g. UpToDate");
+        }
+        for (int i = 0; i < attestation.getAcceptedTcbStatuses().size(); i++) {
+            String status = attestation.getAcceptedTcbStatuses().get(i);
+            if (!AttestationSpec.TCB_STATUSES.contains(status)) {
+                p.add("attestation.acceptedTcbStatuses[" + i + "]", "unknown or never acceptable TCB status '" + status
+                        + "'; one of " + AttestationSpec.TCB_STATUSES);
+            }
+        }
     }
 
     private void validateCompose(ReplicaSetSpec set, Problems p) {

@@ -20,6 +20,7 @@ public class ReplicaSetSpec {
     private UpdatePolicy updatePolicy = new UpdatePolicy();
     private HealthCheck healthCheck = new HealthCheck();
     private Approvals approvals = new Approvals();
+    private AttestationSpec attestation = new AttestationSpec();
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
@@ -47,4 +48,6 @@ public class ReplicaSetSpec {
     public void setHealthCheck(HealthCheck healthCheck) { this.healthCheck = healthCheck; }
     public Approvals getApprovals() { return approvals; }
     public void setApprovals(Approvals approvals) { this.approvals = approvals; }
+    public AttestationSpec getAttestation() { return attestation; }
+    public void setAttestation(AttestationSpec attestation) { this.attestation = attestation; }
 }

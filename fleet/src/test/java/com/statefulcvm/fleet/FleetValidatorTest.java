@@ -74,7 +74,12 @@ class FleetValidatorTest {
                 arguments("healthCheck.timeoutSeconds", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setTimeoutSeconds(30)),
                 arguments("healthCheck.healthyThreshold", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setHealthyThreshold(0)),
                 arguments("healthCheck.unhealthyThreshold", (Consumer<ReplicaSetSpec>) s -> s.getHealthCheck().setUnhealthyThreshold(0)),
-                arguments("approvals", (Consumer<ReplicaSetSpec>) s -> s.setApprovals(null)));
+                arguments("approvals", (Consumer<ReplicaSetSpec>) s -> s.setApprovals(null)),
+                arguments("attestation", (Consumer<ReplicaSetSpec>) s -> s.setAttestation(null)),
+                arguments("attestation.kmsKeyIds[0]", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setKmsKeyIds(java.util.List.of("not-hex"))),
+                arguments("attestation.osImageHashes[0]", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setOsImageHashes(java.util.List.of("abcd"))),
+                arguments("attestation.acceptedTcbStatuses", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setAcceptedTcbStatuses(java.util.List.of())),
+                arguments("attestation.acceptedTcbStatuses[1]", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setAcceptedTcbStatuses(java.util.List.of("UpToDate", "Revoked"))));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -38,7 +38,8 @@ final class FleetKeys {
             }
             iterable.stream().map(ConfigurationPropertyName::toString).forEach(name -> {
                 Matcher m = SET_KEY.matcher(name);
-                if (m.matches() && !KNOWN.contains(m.group(2))) {
+                // list values inside a set (attestation.kms-key-ids[0]) are bound by their list's key
+                if (m.matches() && !KNOWN.contains(m.group(2).replaceAll("\\[\\d+]", ""))) {
                     int index = Integer.parseInt(m.group(1));
                     String setName = index < fleet.getReplicaSets().size() ? fleet.getReplicaSets().get(index).getName() : null;
                     problems.add("replicaSets[" + index + "]" + (setName == null ? "" : " (" + setName + ")") + ": "

@@ -1,0 +1,28 @@
+package com.statefulcvm.fleet;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a replica set's CVMs must prove before they may serve: the admission policy's per-set part. */
+public class AttestationSpec {
+
+    /** TCB statuses Intel defines; Revoked is never acceptable. */
+    public static final List<String> TCB_STATUSES = List.of("UpToDate", "SWHardeningNeeded", "ConfigurationNeeded",
+            "ConfigurationAndSWHardeningNeeded", "OutOfDate", "OutOfDateConfigurationNeeded");
+
+    private boolean required = true;
+    /** Pinned KMS public keys (hex, as in the key-provider event's id); empty means any key provider named kms. */
+    private List<String> kmsKeyIds = new ArrayList<>();
+    /** Allowed OS image hashes (hex); empty means any. */
+    private List<String> osImageHashes = new ArrayList<>();
+    private List<String> acceptedTcbStatuses = new ArrayList<>(List.of("UpToDate"));
+
+    public boolean isRequired() { return required; }
+    public void setRequired(boolean required) { this.required = required; }
+    public List<String> getKmsKeyIds() { return kmsKeyIds; }
+    public void setKmsKeyIds(List<String> kmsKeyIds) { this.kmsKeyIds = kmsKeyIds; }
+    public List<String> getOsImageHashes() { return osImageHashes; }
+    public void setOsImageHashes(List<String> osImageHashes) { this.osImageHashes = osImageHashes; }
+    public List<String> getAcceptedTcbStatuses() { return acceptedTcbStatuses; }
+    public void setAcceptedTcbStatuses(List<String> acceptedTcbStatuses) { this.acceptedTcbStatuses = acceptedTcbStatuses; }
+}
