@@ -33,7 +33,7 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.withVar
  * Every path of rollout.bpmn with the delegates replaced by stand-ins: approved, rejected, halted on the progress
  * deadline then retried, skipped, aborted, and the approval between instances.
  */
-@Deployment(resources = {"processes/rollout.bpmn", "processes/approve-rollout.form",
+@Deployment(resources = {"processes/rollout.bpmn", "processes/attest-instance.bpmn", "processes/approve-rollout.form",
         "processes/approve-next-instance.form", "processes/rollout-halted.form"})
 class RolloutProcessTest {
 
@@ -44,6 +44,8 @@ class RolloutProcessTest {
     private final List<String> applied = new ArrayList<>();
     private final List<String> recorded = new ArrayList<>();
     private boolean healthy = true;
+    private boolean admitted = true;
+    private final List<String> attestedWith = new ArrayList<>();
     private boolean approvalBetween = false;
 
     @BeforeEach
@@ -59,6 +61,14 @@ class RolloutProcessTest {
             ex.setVariable("progressDeadline", "PT60S");
             ex.setVariable("planSummary", "1. webdemo-2 ...");
             ex.setVariable("stage", "planned");
+            ex.setVariable("allowedComposeHashes", new ArrayList<>(List.of("aa")));
+            ex.setVariable("boundInstanceIds", new java.util.HashMap<>(Map.of("webdemo-2", "i2", "webdemo-1", "i1", "webdemo-0", "i0")));
+        });
+        Mocks.register("attestInstance", (JavaDelegate) ex -> {
+            attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
+            ex.setVariable("attested", admitted);
+            ex.setVariable("attestationCode", admitted ? null : "ADMISSION_REJECTED");
+            ex.setVariable("attestationReason", admitted ? "admitted" : "ADMISSION_REJECTED: compose_hash ff… is not an allowed revision");
         });
         Mocks.register("applyComposeUpdate", (JavaDelegate) ex -> {
             applied.add((String) ex.getVariable("slot"));
@@ -230,6 +240,38 @@ class RolloutProcessTest {
         assertThat(pi).isWaitingAt("UserTask_RolloutHalted");
         String taskId = task().getId();
         assertThatThrownBy(() -> taskService().complete(taskId)).hasMessageContaining("decision must be");
+    }
+
+    @Test
+    void everyInstanceIsAttestedWithItsBoundIdentityBeforeItsHealthGate() {
+        ProcessInstance pi = start();
+        complete(task(), withVariables("approved", true));
+        runSlot();
+        runSlot();
+        runSlot();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted");
+        org.assertj.core.api.Assertions.assertThat(attestedWith).containsExactly("webdemo-2/i2/[aa]", "webdemo-1/i1/[aa]", "webdemo-0/i0/[aa]");
+    }
+
+    @Test
+    void anInstanceThatFailsAttestationHaltsTheRolloutAtItsSlot() {
+        admitted = false;
+        ProcessInstance pi = start();
+        complete(task(), withVariables("approved", true));
+        runSlot();
+        assertThat(pi).isWaitingAt("UserTask_RolloutHalted").hasNotPassed("Task_ProbeHealth", "Task_RecordInstanceUpdated");
+        assertThat(task()).hasName("Rollout halted at webdemo-2: retry, skip or abort");
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "haltReason")).asString()
+                .isEqualTo("attestation of webdemo-2 failed, the instance is not admitted: ADMISSION_REJECTED: compose_hash ff… is not an allowed revision");
+        org.assertj.core.api.Assertions.assertThat(recorded).isEmpty();
+
+        admitted = true;
+        complete(task(), withVariables("decision", "retry"));
+        runSlot();
+        runSlot();
+        runSlot();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted");
+        org.assertj.core.api.Assertions.assertThat(recorded).containsExactly("webdemo-2", "webdemo-1", "webdemo-0");
     }
 
     @Test

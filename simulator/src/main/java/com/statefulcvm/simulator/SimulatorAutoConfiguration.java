@@ -1,5 +1,7 @@
 package com.statefulcvm.simulator;
 
+import java.util.List;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -9,13 +11,22 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import com.statefulcvm.simulator.cloud.FaultInjector;
 import com.statefulcvm.simulator.cloud.SimulatedCloud;
+import com.statefulcvm.simulator.evidence.SimulatedCollateral;
+import com.statefulcvm.simulator.evidence.SimulatedGuestAgent;
+import com.statefulcvm.simulator.evidence.SimulatedPccs;
+import com.statefulcvm.simulator.evidence.SimulatedTdxAuthority;
+import com.statefulcvm.simulator.web.AccountController;
 import com.statefulcvm.simulator.web.AdminController;
 import com.statefulcvm.simulator.web.ApiExceptionHandler;
 import com.statefulcvm.simulator.web.ApiKeyFilter;
 import com.statefulcvm.simulator.web.ApiPaths;
+import com.statefulcvm.simulator.web.ApiVersionFilter;
+import com.statefulcvm.simulator.web.ApiViewsArgumentResolver;
 import com.statefulcvm.simulator.web.AppController;
 import com.statefulcvm.simulator.web.CvmController;
 import com.statefulcvm.simulator.web.CvmOperationsController;
@@ -25,14 +36,15 @@ import com.statefulcvm.simulator.web.GatewayController;
 /**
  * Serves the simulated Phala Cloud inside any servlet application that sets {@code simulator.enabled=true}:
  * the API under {@code /simulator/api/v1}, the gateway under {@code /simulator/gateway}, the admin endpoints under
- * {@code /simulator/_admin}. Everything is registered here; nothing relies on the host's component scan.
+ * {@code /simulator/_admin}. Everything is registered here; nothing relies on the host's component scan. Each API
+ * call is answered in the version its {@code X-Phala-Version} names ({@link ApiVersionFilter}).
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnProperty(prefix = "simulator", name = "enabled", havingValue = "true")
 @EnableConfigurationProperties(SimulatorProperties.class)
-@Import({CvmController.class, CvmOperationsController.class, AppController.class, GatewayController.class,
-    AdminController.class, ApiExceptionHandler.class})
+@Import({CvmController.class, CvmOperationsController.class, AppController.class, AccountController.class,
+    GatewayController.class, AdminController.class, ApiExceptionHandler.class, SimulatedPccs.class})
 public class SimulatorAutoConfiguration {
 
     @Bean
@@ -47,6 +59,25 @@ public class SimulatorAutoConfiguration {
         return new FaultInjector();
     }
 
+    /** The simulated attestation PKI: new keys and certificates at every start; its root is the trust anchor. */
+    @Bean
+    @ConditionalOnMissingBean
+    public SimulatedTdxAuthority simulatedTdxAuthority() {
+        return new SimulatedTdxAuthority();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public SimulatedCollateral simulatedCollateral(SimulatedTdxAuthority authority) {
+        return new SimulatedCollateral(authority);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public SimulatedGuestAgent simulatedGuestAgent(SimulatedCloud cloud, SimulatedTdxAuthority authority) {
+        return new SimulatedGuestAgent(cloud, authority);
+    }
+
     @Bean
     public FilterRegistrationBean<ApiKeyFilter> simulatorApiKeyFilter(SimulatorProperties properties) {
         FilterRegistrationBean<ApiKeyFilter> registration =
@@ -58,11 +89,31 @@ public class SimulatorAutoConfiguration {
     }
 
     @Bean
+    public FilterRegistrationBean<ApiVersionFilter> simulatorApiVersionFilter() {
+        FilterRegistrationBean<ApiVersionFilter> registration = new FilterRegistrationBean<>(new ApiVersionFilter());
+        registration.setName("simulatorApiVersionFilter");
+        registration.addUrlPatterns(ApiPaths.API + "/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 52);
+        return registration;
+    }
+
+    /** Gives the simulator's controllers the caller's {@code ApiViews}; any other parameter type is left alone. */
+    @Bean
+    public WebMvcConfigurer simulatorApiViewsResolver() {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+                resolvers.add(new ApiViewsArgumentResolver());
+            }
+        };
+    }
+
+    @Bean
     public FilterRegistrationBean<FaultFilter> simulatorFaultFilter(FaultInjector faults) {
         FilterRegistrationBean<FaultFilter> registration = new FilterRegistrationBean<>(new FaultFilter(faults));
         registration.setName("simulatorFaultFilter");
         registration.addUrlPatterns(ApiPaths.API + "/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 51);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 53);
         return registration;
     }
 }

@@ -24,10 +24,22 @@ public final class SimClient {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
     private final String apiKey;
+    /** Sent as {@code X-Phala-Version} when not null. */
+    private final String apiVersion;
 
     public SimClient(int port, String apiKey) {
-        this.base = "http://127.0.0.1:" + port;
+        this("http://127.0.0.1:" + port, apiKey, null);
+    }
+
+    private SimClient(String base, String apiKey, String apiVersion) {
+        this.base = base;
         this.apiKey = apiKey;
+        this.apiVersion = apiVersion;
+    }
+
+    /** The same client, sending {@code X-Phala-Version: apiVersion} with every call. */
+    public SimClient version(String apiVersion) {
+        return new SimClient(base, apiKey, apiVersion);
     }
 
     public record Response(int status, HttpHeaders headers, String body) {
@@ -81,6 +93,9 @@ public final class SimClient {
         }
         if (key != null) {
             request.header("X-API-Key", key);
+        }
+        if (apiVersion != null) {
+            request.header("X-Phala-Version", apiVersion);
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

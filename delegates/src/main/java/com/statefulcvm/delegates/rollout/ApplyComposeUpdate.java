@@ -1,5 +1,8 @@
 package com.statefulcvm.delegates.rollout;
 
+import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.SlotStep;
+
 import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import org.camunda.bpm.engine.delegate.DelegateExecution;

@@ -17,7 +17,10 @@ import org.springframework.stereotype.Component;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
 
@@ -45,7 +48,12 @@ public class PlanRollout implements JavaDelegate {
         ReplicaSetSpec spec = replicaSets.spec((String) execution.getVariable(REPLICA_SET));
         String target = (String) execution.getVariable(TARGET_COMPOSE);
         List<InstanceSnapshot> snapshots = new ArrayList<>();
+        // Each slot stays bound to the instance_id it has now: an in-place update keeps it, anything else is suspect.
+        Map<String, String> boundInstanceIds = new HashMap<>();
         for (InstanceRecord record : observer.refresh(spec)) {
+            if (record.instanceId() != null) {
+                boundInstanceIds.put(record.slot(), record.instanceId());
+            }
             if (record.cvmId() != null) {
                 CvmInfo cvm = phala.getCvm(record.cvmId());
                 snapshots.add(new InstanceSnapshot(record.ordinal(), record.slot(), cvm.id(), cvm.status(), cvm.dockerCompose(), cvm.composeHash()));
@@ -61,6 +69,9 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HEALTH_PROBE_INTERVAL, Duration.ofSeconds(spec.getHealthCheck().getIntervalSeconds()).toString());
         execution.setVariable(PROGRESS_DEADLINE, Duration.ofSeconds(spec.getUpdatePolicy().getProgressDeadlineSeconds()).toString());
+        execution.setVariable(BOUND_INSTANCE_IDS, boundInstanceIds);
+        execution.setVariable(ALLOWED_COMPOSE_HASHES, new ArrayList<>(snapshots.stream().map(InstanceSnapshot::composeHash)
+                .filter(Objects::nonNull).distinct().toList()));
         execution.setVariable(STAGE, "planned: " + plan.slotsToUpdate().size() + " of " + spec.getReplicas() + " instances to update");
     }
 

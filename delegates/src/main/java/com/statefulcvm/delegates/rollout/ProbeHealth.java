@@ -1,5 +1,8 @@
 package com.statefulcvm.delegates.rollout;
 
+import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.SlotStep;
+
 import com.statefulcvm.connectors.health.ProbeResult;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;

@@ -22,6 +22,10 @@ public final class RolloutVariables {
     public static final String HEALTH_GATE_PASSED = "healthGatePassed";
     public static final String APPROVED = "approved";
     public static final String DECISION = "decision";
+    /** slot name → instance_id at plan time: the attestation step's slot binding. */
+    public static final String BOUND_INSTANCE_IDS = "boundInstanceIds";
+    /** The set's current revision(s); the attestation step adds the revision being rolled out. */
+    public static final String ALLOWED_COMPOSE_HASHES = "allowedComposeHashes";
 
     private RolloutVariables() {
     }

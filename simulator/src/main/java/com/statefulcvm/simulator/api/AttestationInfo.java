@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
-import java.util.Map;
 
-/** {@code GET /cvms/{cvm_id}/attestation}. Measurements are placeholders; the runtime events carry real values. */
+/**
+ * {@code GET /cvms/{cvm_id}/attestation}. Measurements are placeholders; the runtime events carry real values.
+ * {@code compose_file} is the app compose as an object (2026-05-22) or as its JSON text (older versions).
+ */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AttestationInfo(
@@ -16,7 +18,12 @@ public record AttestationInfo(
         String error,
         List<Object> appCertificates,
         TcbInfo tcbInfo,
-        Map<String, Object> composeFile) {
+        Object composeFile) {
+
+    /** The same attestation with another {@code compose_file}. */
+    public AttestationInfo withComposeFile(Object otherComposeFile) {
+        return new AttestationInfo(name, isOnline, isPublic, error, appCertificates, tcbInfo, otherComposeFile);
+    }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.ALWAYS)

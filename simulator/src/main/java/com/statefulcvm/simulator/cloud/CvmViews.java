@@ -4,24 +4,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.statefulcvm.simulator.api.AppInfo;
-import com.statefulcvm.simulator.api.BatchStatus;
-import com.statefulcvm.simulator.api.CvmInfo;
-import com.statefulcvm.simulator.api.CvmState;
-import com.statefulcvm.simulator.api.NetworkInfo;
-import com.statefulcvm.simulator.api.RevisionPage;
-
-/** Builds the API's answers from the simulated state. Called under {@link SimulatedCloud}'s lock. */
+/**
+ * Takes immutable snapshots of the simulated state (called under {@link SimulatedCloud}'s lock). What each API
+ * version makes of a snapshot is the business of the version mappers, not of this class.
+ */
 final class CvmViews {
 
     static final String OS_NAME = "dstack-0.5.3";
@@ -40,63 +38,41 @@ final class CvmViews {
         this.clock = clock;
     }
 
-    CvmInfo info(SimulatedCvm cvm, boolean detail) {
+    CvmSnapshot snapshot(SimulatedCvm cvm, String envPubkey) {
         Operation op = cvm.operation;
-        CvmInfo.Progress progress = op == null
-                ? new CvmInfo.Progress(null, null, null)
-                : new CvmInfo.Progress(op.target, text(op.startedAt), op.correlationId);
+        Instant now = now();
         int[] size = size(cvm.instanceType);
-        List<CvmInfo.Url> urls = urls(cvm);
-        return new CvmInfo(
-                cvm.id, cvm.name, cvm.appId, cvm.vmUuid, cvm.instanceId, cvm.status,
-                op != null, progress, cvm.composeHash,
-                new CvmInfo.Resource(cvm.instanceType, size[0], size[1], cvm.diskSize),
-                new CvmInfo.NodeInfo(cvm.nodeId, "sim-node-" + cvm.nodeId, cvm.region, "active"),
-                new CvmInfo.Os(OS_NAME, OS_VERSION, false, OS_IMAGE_HASH),
-                SimulatedCloud.KMS_TYPE,
-                new CvmInfo.Gateway(baseDomain.get(), null),
-                cvm.storageFs, cvm.diskSize, urls, urls,
-                text(cvm.createdAt), text(cvm.updatedAt),
-                detail ? new LinkedHashMap<>(cvm.composeFile) : null);
+        return new CvmSnapshot(
+                cvm.seq, cvm.id, cvm.name, cvm.appId, cvm.vmUuid, cvm.instanceId, cvm.status,
+                op == null ? null : new CvmSnapshot.Op(op.type.wireName(), op.target, op.startedAt, op.correlationId),
+                cvm.composeHash, cvm.composeFile,
+                cvm.instanceType, size[0], size[1], cvm.diskSize,
+                cvm.nodeId, "sim-node-" + cvm.nodeId, cvm.region,
+                cvm.storageFs, cvm.internalIp, envPubkey,
+                baseDomain.get(), urls(cvm),
+                cvm.createdAt, cvm.updatedAt, cvm.exitedAt,
+                uptimeSeconds(cvm, now), uptime(cvm, now), bootProgress(cvm), shutdownProgress(cvm),
+                now);
     }
 
-    AppInfo app(SimulatedApp app, List<SimulatedCvm> cvms) {
-        List<CvmInfo> infos = cvms.stream().map(cvm -> info(cvm, false)).toList();
-        return new AppInfo("app_" + app.appId, app.name, app.appId, app.kmsType, infos.size(),
-                infos.isEmpty() ? null : infos.get(0), infos, text(app.createdAt));
+    AppSnapshot app(SimulatedApp app, List<SimulatedCvm> cvms) {
+        return new AppSnapshot(app.appId, app.name, app.kmsType, app.createdAt, app.envPubkey,
+                cvms.stream().map(cvm -> snapshot(cvm, app.envPubkey)).toList());
     }
 
-    CvmState state(SimulatedCvm cvm) {
-        return new CvmState(cvm.id, cvm.instanceId, cvm.name, cvm.status, uptime(cvm), text(cvm.exitedAt),
-                bootProgress(cvm), null, shutdownProgress(cvm));
+    RevisionSnapshot revision(AppRevision r, Function<String, CvmSnapshot> cvmByVmUuid) {
+        return new RevisionSnapshot(r.revisionId(), r.appId(), r.vmUuid(), r.composeHash(),
+                r.compose() == null ? Map.of() : r.compose(), r.createdAt(), r.operationType(), r.triggeredBy(),
+                cvmByVmUuid.apply(r.vmUuid()));
     }
 
-    BatchStatus batch(SimulatedCvm cvm) {
-        Operation op = cvm.operation;
-        return new BatchStatus(cvm.vmUuid, cvm.status, uptime(cvm), op != null, bootProgress(cvm), null,
-                op == null ? null : op.type.wireName(),
-                op == null ? null : text(op.startedAt),
-                op == null ? null : op.correlationId);
-    }
-
-    NetworkInfo network(SimulatedCvm cvm) {
-        boolean online = CvmLifecycle.RUNNING.equals(cvm.status);
-        return new NetworkInfo(online, true, online ? null : "CVM is not running", cvm.internalIp,
-                online ? text(now()) : null, urls(cvm));
-    }
-
-    RevisionPage.Revision revision(AppRevision r) {
-        return new RevisionPage.Revision(r.revisionId(), r.appId(), r.vmUuid(), r.composeHash(), text(r.createdAt()),
-                r.operationType(), r.triggeredBy());
-    }
-
-    private List<CvmInfo.Url> urls(SimulatedCvm cvm) {
-        List<CvmInfo.Url> urls = new ArrayList<>();
+    private List<CvmSnapshot.Url> urls(SimulatedCvm cvm) {
+        List<CvmSnapshot.Url> urls = new ArrayList<>();
         for (int port : publishedPorts(cvm.composeFile)) {
             String app = "https://" + cvm.appId + "-" + port + "." + baseDomain.get();
             String instance = cvm.instanceId == null ? null
                     : "https://" + cvm.instanceId + "-" + port + "." + baseDomain.get();
-            urls.add(new CvmInfo.Url(app, instance));
+            urls.add(new CvmSnapshot.Url(app, instance));
         }
         return urls;
     }
@@ -113,17 +89,18 @@ final class CvmViews {
         return ports;
     }
 
-    private String uptime(SimulatedCvm cvm) {
+    private static long uptimeSeconds(SimulatedCvm cvm, Instant now) {
         if (cvm.bootedAt == null || !CvmLifecycle.RUNNING.equals(cvm.status)) {
-            return "0s";
+            return 0;
         }
-        Duration d = Duration.between(cvm.bootedAt, now());
-        if (d.isNegative()) {
-            d = Duration.ZERO;
-        }
-        long h = d.toHours();
-        long m = d.toMinutesPart();
-        long s = d.toSecondsPart();
+        return Math.max(0, Duration.between(cvm.bootedAt, now).getSeconds());
+    }
+
+    private static String uptime(SimulatedCvm cvm, Instant now) {
+        long seconds = uptimeSeconds(cvm, now);
+        long h = seconds / 3600;
+        long m = (seconds % 3600) / 60;
+        long s = seconds % 60;
         return (h > 0 ? h + "h " : "") + (h > 0 || m > 0 ? m + "m " : "") + s + "s";
     }
 
@@ -144,7 +121,7 @@ final class CvmViews {
 
     /** vCPUs and memory (GB) of an instance type. */
     static int[] size(String instanceType) {
-        return switch (instanceType == null ? "" : instanceType) {
+        return switch (Objects.requireNonNullElse(instanceType, "")) {
             case "tdx.medium" -> new int[] {2, 4};
             case "tdx.large" -> new int[] {4, 8};
             case "tdx.xlarge" -> new int[] {8, 16};
@@ -154,10 +131,6 @@ final class CvmViews {
     }
 
     private Instant now() {
-        return clock.instant();
-    }
-
-    static String text(Instant instant) {
-        return instant == null ? null : instant.toString();
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 }

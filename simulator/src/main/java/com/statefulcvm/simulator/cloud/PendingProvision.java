@@ -13,5 +13,6 @@ record PendingProvision(
         int diskSize,
         int nodeId,
         String region,
+        String envPubkey,
         Instant createdAt) {
 }

@@ -12,6 +12,8 @@ final class SimulatedApp {
     String name;
     String kmsType;
     Instant createdAt;
+    /** The public key env variables are encrypted to (random: nothing is ever decrypted). */
+    String envPubkey;
 
     String instanceType;
     int diskSize;

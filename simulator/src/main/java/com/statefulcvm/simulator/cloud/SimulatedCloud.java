@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,19 +26,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.statefulcvm.simulator.SimulatorProperties;
-import com.statefulcvm.simulator.api.AppInfo;
 import com.statefulcvm.simulator.api.AttestationInfo;
 import com.statefulcvm.simulator.api.BatchStatus;
 import com.statefulcvm.simulator.api.CommitRequest;
-import com.statefulcvm.simulator.api.CvmInfo;
-import com.statefulcvm.simulator.api.CvmState;
+import com.statefulcvm.simulator.api.CvmStats;
 import com.statefulcvm.simulator.api.EnvUpdateRequest;
 import com.statefulcvm.simulator.api.InstanceRequest;
-import com.statefulcvm.simulator.api.NetworkInfo;
 import com.statefulcvm.simulator.api.ProvisionRequest;
 import com.statefulcvm.simulator.api.ProvisionResult;
-import com.statefulcvm.simulator.api.RevisionPage;
-import com.statefulcvm.simulator.api.UpdateResult;
 import com.statefulcvm.simulator.api.VmUuidsRequest;
 
 import static com.statefulcvm.simulator.cloud.CvmLifecycle.CREATING;
@@ -51,8 +47,9 @@ import static com.statefulcvm.simulator.cloud.CvmLifecycle.STOPPED;
 /**
  * The simulated Phala Cloud: apps, CVMs, revisions and pending provisions in memory, with asynchronous
  * lifecycles driven by a scheduler. Thread-safe: every public method runs under this object's lock and answers
- * immutable views. With a state file, every change is saved and the state is loaded (in-flight operations
- * completed) at construction.
+ * immutable snapshots ({@link CvmSnapshot}, {@link AppSnapshot}, ...), the same whatever API version the caller
+ * speaks. With a state file, every change is saved and the state is loaded (in-flight operations completed) at
+ * construction.
  */
 public class SimulatedCloud implements AutoCloseable {
 
@@ -61,6 +58,8 @@ public class SimulatedCloud implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SimulatedCloud.class);
     private static final Pattern GATEWAY_TARGET = Pattern.compile("^([0-9a-fA-F]{40})-(\\d{1,5})[sg]?$");
+    /** {@code app_<40 hex>} / {@code instance_<40 hex>} / bare 40 hex: an app's current CVM or an instance. */
+    private static final Pattern HEX_REF = Pattern.compile("^(?:app_|instance_)?([0-9a-fA-F]{40})$");
     private static final String DEFAULT_INSTANCE_TYPE = "tdx.small";
     private static final int DEFAULT_DISK_SIZE = 20;
     private static final int DEFAULT_NODE_ID = 1;
@@ -80,6 +79,8 @@ public class SimulatedCloud implements AutoCloseable {
     private final Map<String, SimulatedApp> apps = new LinkedHashMap<>();
     /** By app_id: provisioned, not yet committed. */
     private final Map<String, PendingProvision> provisions = new LinkedHashMap<>();
+    /** The last integer CVM id given out. */
+    private long lastCvmSeq;
 
     public SimulatedCloud(SimulatorProperties properties) {
         this(properties, Clock.systemUTC());
@@ -123,15 +124,15 @@ public class SimulatedCloud implements AutoCloseable {
         int nodeId = request.nodeId() == null ? DEFAULT_NODE_ID : request.nodeId();
         PendingProvision provision = new PendingProvision(Ids.hex(20), request.name(), compose, composeHash,
                 instanceType, request.diskSize() == null ? DEFAULT_DISK_SIZE : request.diskSize(), nodeId,
-                request.region() == null ? DEFAULT_REGION : request.region(), now());
+                request.region() == null ? DEFAULT_REGION : request.region(), Ids.hex(32), now());
         provisions.put(provision.appId(), provision);
         persist();
-        return new ProvisionResult(provision.appId(), composeHash, Ids.hex(32), CvmViews.OS_IMAGE_HASH,
+        return new ProvisionResult(provision.appId(), composeHash, provision.envPubkey(), CvmViews.OS_IMAGE_HASH,
                 instanceType, nodeId);
     }
 
     /** Commits a provision: creates the app and its first CVM, which then boots. */
-    public synchronized CvmInfo commit(CommitRequest request) {
+    public synchronized CvmSnapshot commit(CommitRequest request) {
         if (request == null) {
             throw ApiException.missing();
         }
@@ -160,6 +161,7 @@ public class SimulatedCloud implements AutoCloseable {
         app.diskSize = provision.diskSize();
         app.nodeId = provision.nodeId();
         app.region = provision.region();
+        app.envPubkey = provision.envPubkey() != null ? provision.envPubkey() : Ids.hex(32);
         apps.put(app.appId, app);
         provisions.remove(provision.appId());
 
@@ -168,12 +170,12 @@ public class SimulatedCloud implements AutoCloseable {
         addRevision(app, cvm, OperationType.CREATE.wireName());
         begin(cvm, OperationType.CREATE, CREATING, Ids.uuid());
         persist();
-        return views.info(cvm, false);
+        return snapshot(cvm);
     }
 
     /** A new named CVM under an existing app; without a compose it copies the app's current one. */
-    public synchronized CvmInfo addInstance(String appId, InstanceRequest request) {
-        SimulatedApp app = app(appId);
+    public synchronized CvmSnapshot addInstance(String appId, InstanceRequest request) {
+        SimulatedApp app = requireApp(appId);
         InstanceRequest req = request == null ? InstanceRequest.empty() : request;
         String name = req.name() != null ? req.name() : generatedName(app);
         checkName(name);
@@ -193,35 +195,67 @@ public class SimulatedCloud implements AutoCloseable {
         addRevision(app, cvm, OperationType.CREATE.wireName());
         begin(cvm, OperationType.CREATE, PENDING, Ids.uuid());
         persist();
-        return views.info(cvm, false);
+        return snapshot(cvm);
     }
 
     // ---------------------------------------------------------------- read
 
-    public synchronized AppInfo appInfo(String appId) {
-        SimulatedApp app = app(appId);
+    public synchronized AppSnapshot app(String appId) {
+        SimulatedApp app = requireApp(appId);
         return views.app(app, cvmsOf(app));
     }
 
-    public synchronized List<CvmInfo> appCvms(String appId) {
-        return cvmsOf(app(appId)).stream().map(cvm -> views.info(cvm, false)).toList();
+    /**
+     * Apps newest first, those with at least one CVM that passes {@code filter} (every app when null), one page.
+     */
+    public synchronized Page<AppSnapshot> apps(int page, int pageSize, Predicate<CvmSnapshot> filter) {
+        checkPage(page, pageSize);
+        List<AppSnapshot> all = new ArrayList<>();
+        for (SimulatedApp app : apps.values()) {
+            AppSnapshot snapshot = views.app(app, cvmsOf(app));
+            if (filter == null || snapshot.cvms().stream().anyMatch(filter)) {
+                all.add(snapshot);
+            }
+        }
+        Collections.reverse(all);
+        return Page.of(all, page, pageSize);
     }
 
-    /** The detail view (with {@code compose_file}). */
-    public synchronized CvmInfo cvmInfo(String ref) {
-        return views.info(cvm(ref), true);
+    /** Every CVM of the workspace that passes {@code filter} (all when null), newest first, one page. */
+    public synchronized Page<CvmSnapshot> cvms(int page, int pageSize, Predicate<CvmSnapshot> filter) {
+        checkPage(page, pageSize);
+        List<CvmSnapshot> all = new ArrayList<>();
+        for (SimulatedCvm cvm : cvms.values()) {
+            CvmSnapshot snapshot = snapshot(cvm);
+            if (filter == null || filter.test(snapshot)) {
+                all.add(snapshot);
+            }
+        }
+        Collections.reverse(all);
+        return Page.of(all, page, pageSize);
     }
 
-    public synchronized CvmState state(String ref) {
-        return views.state(cvm(ref));
+    /** The app's CVMs, oldest first. */
+    public synchronized List<CvmSnapshot> appCvms(String appId) {
+        return app(appId).cvms();
     }
 
-    public synchronized NetworkInfo network(String ref) {
-        return views.network(cvm(ref));
+    /** One CVM: {@code ref} is its hashed or integer id, vm_uuid, name, instance_id or {@code app_<app_id>}. */
+    public synchronized CvmSnapshot cvm(String ref) {
+        return snapshot(requireCvm(ref));
     }
 
     public synchronized AttestationInfo attestation(String ref) {
-        return AttestationBuilder.build(cvm(ref));
+        return AttestationBuilder.build(requireCvm(ref));
+    }
+
+    /** What the guest agent reports about the machine: sizes from the instance type, usage made up but stable. */
+    public synchronized CvmStats stats(String ref) {
+        return StatsBuilder.build(snapshot(requireCvm(ref)));
+    }
+
+    public SimulatedAccount account() {
+        return SimulatedAccount.DEFAULT;
     }
 
     /** Keyed by the identifiers as asked; unknown ones are left out. */
@@ -231,13 +265,44 @@ public class SimulatedCloud implements AutoCloseable {
         }
         Map<String, BatchStatus> answer = new LinkedHashMap<>();
         for (String ref : request.vmUuids()) {
-            findCvm(ref).ifPresent(cvm -> answer.put(ref, views.batch(cvm)));
+            findCvm(ref).map(this::snapshot).ifPresent(cvm -> answer.put(ref, batch(cvm)));
         }
         return answer;
     }
 
-    public synchronized RevisionPage revisions(String appId, int page, int pageSize) {
-        SimulatedApp app = app(appId);
+    private static BatchStatus batch(CvmSnapshot cvm) {
+        CvmSnapshot.Op op = cvm.operation();
+        return new BatchStatus(cvm.vmUuid(), cvm.status(), cvm.uptime(), op != null, cvm.bootProgress(), null,
+                op == null ? null : op.type(),
+                op == null ? null : text(op.startedAt()),
+                op == null ? null : op.correlationId());
+    }
+
+    public synchronized Page<RevisionSnapshot> revisions(String appId, int page, int pageSize) {
+        SimulatedApp app = requireApp(appId);
+        checkPage(page, pageSize);
+        List<AppRevision> newestFirst = new ArrayList<>(app.revisions);
+        Collections.reverse(newestFirst);
+        Page<AppRevision> slice = Page.of(newestFirst, page, pageSize);
+        return new Page<>(slice.map(this::revision), slice.total(), page, pageSize);
+    }
+
+    public synchronized RevisionSnapshot revision(String appId, String revisionId) {
+        return requireApp(appId).revisions.stream()
+                .filter(r -> r.revisionId().equals(revisionId))
+                .findFirst()
+                .map(this::revision)
+                .orElseThrow(() -> ApiException.notFound("Revision"));
+    }
+
+    private RevisionSnapshot revision(AppRevision revision) {
+        return views.revision(revision, vmUuid -> {
+            SimulatedCvm cvm = cvms.get(vmUuid);
+            return cvm == null ? null : snapshot(cvm);
+        });
+    }
+
+    private static void checkPage(int page, int pageSize) {
         if (page < 1) {
             throw ApiException.unprocessable(List.of("query", "page"), "Input should be greater than or equal to 1",
                     "greater_than_equal");
@@ -246,52 +311,45 @@ public class SimulatedCloud implements AutoCloseable {
             throw ApiException.unprocessable(List.of("query", "page_size"), "Input should be between 1 and 100",
                     "less_than_equal");
         }
-        List<AppRevision> newestFirst = new ArrayList<>(app.revisions);
-        Collections.reverse(newestFirst);
-        int total = newestFirst.size();
-        int from = (int) Math.min((long) (page - 1) * pageSize, total);
-        int to = Math.min(from + pageSize, total);
-        return new RevisionPage(newestFirst.subList(from, to).stream().map(views::revision).toList(), total, page,
-                pageSize, (total + pageSize - 1) / pageSize);
     }
 
     // ---------------------------------------------------------------- lifecycle
 
-    public CvmInfo start(String ref) {
+    public CvmSnapshot start(String ref) {
         return lifecycle(ref, OperationType.START);
     }
 
-    public CvmInfo stop(String ref) {
+    public CvmSnapshot stop(String ref) {
         return lifecycle(ref, OperationType.STOP);
     }
 
-    public CvmInfo shutdown(String ref) {
+    public CvmSnapshot shutdown(String ref) {
         return lifecycle(ref, OperationType.SHUTDOWN);
     }
 
-    public CvmInfo restart(String ref) {
+    public CvmSnapshot restart(String ref) {
         return lifecycle(ref, OperationType.RESTART);
     }
 
-    public CvmInfo delete(String ref) {
+    public CvmSnapshot delete(String ref) {
         return lifecycle(ref, OperationType.DELETE);
     }
 
-    private synchronized CvmInfo lifecycle(String ref, OperationType type) {
-        SimulatedCvm cvm = cvm(ref);
+    private synchronized CvmSnapshot lifecycle(String ref, OperationType type) {
+        SimulatedCvm cvm = requireCvm(ref);
         CvmLifecycle.checkAccepts(cvm, type);
         begin(cvm, type, null, Ids.uuid());
         persist();
-        return views.info(cvm, false);
+        return snapshot(cvm);
     }
 
     // ---------------------------------------------------------------- updates
 
-    public synchronized UpdateResult updateCompose(String ref, String dockerComposeFile, String preLaunchScript) {
+    public synchronized UpdateOutcome updateCompose(String ref, String dockerComposeFile, String preLaunchScript) {
         if (dockerComposeFile == null) {
             throw ApiException.missing("docker_compose_file");
         }
-        SimulatedCvm cvm = cvm(ref);
+        SimulatedCvm cvm = requireCvm(ref);
         CvmLifecycle.checkAccepts(cvm, OperationType.UPDATE_COMPOSE);
         Map<String, Object> compose = new TreeMap<>(cvm.composeFile);
         compose.put("docker_compose_file", dockerComposeFile);
@@ -302,14 +360,14 @@ public class SimulatedCloud implements AutoCloseable {
     }
 
     /** Replaces the encrypted env; a new set of {@code env_keys} also changes the compose's {@code allowed_envs}. */
-    public synchronized UpdateResult updateEnvs(String ref, EnvUpdateRequest request) {
+    public synchronized UpdateOutcome updateEnvs(String ref, EnvUpdateRequest request) {
         if (request == null) {
             throw ApiException.missing();
         }
         if (request.encryptedEnv() == null) {
             throw ApiException.missing("encrypted_env");
         }
-        SimulatedCvm cvm = cvm(ref);
+        SimulatedCvm cvm = requireCvm(ref);
         CvmLifecycle.checkAccepts(cvm, OperationType.UPDATE_ENV);
         Map<String, Object> compose = cvm.composeFile;
         List<String> envKeys = cvm.envKeys;
@@ -324,8 +382,8 @@ public class SimulatedCloud implements AutoCloseable {
     }
 
     /** Rolls the chosen CVMs of the app to a revision's compose; CVMs already on it are left alone. */
-    public synchronized UpdateResult redeploy(String appId, String revisionId, VmUuidsRequest request) {
-        SimulatedApp app = app(appId);
+    public synchronized UpdateOutcome redeploy(String appId, String revisionId, VmUuidsRequest request) {
+        SimulatedApp app = requireApp(appId);
         AppRevision revision = app.revisions.stream()
                 .filter(r -> r.revisionId().equals(revisionId))
                 .findFirst()
@@ -361,28 +419,30 @@ public class SimulatedCloud implements AutoCloseable {
             started = true;
         }
         persist();
-        return started ? UpdateResult.inProgress(correlationId) : UpdateResult.noChange();
+        return started ? UpdateOutcome.inProgress(correlationId, false) : UpdateOutcome.noChange();
     }
 
-    private UpdateResult applyUpdate(SimulatedCvm cvm, Map<String, Object> compose, String encryptedEnv,
+    private UpdateOutcome applyUpdate(SimulatedCvm cvm, Map<String, Object> compose, String encryptedEnv,
             List<String> envKeys, OperationType type) {
         String composeHash = ComposeHasher.hash(compose);
         boolean composeChanged = !composeHash.equals(cvm.composeHash);
         boolean envChanged = !Objects.equals(encryptedEnv, cvm.encryptedEnv);
+        boolean allowedEnvsChanged = !new HashSet<>(allowedEnvs(compose)).equals(
+                new HashSet<>(allowedEnvs(cvm.composeFile)));
         if (!composeChanged && !envChanged) {
-            return UpdateResult.noChange();
+            return UpdateOutcome.noChange();
         }
         cvm.encryptedEnv = encryptedEnv;
         cvm.envKeys = envKeys;
         if (composeChanged) {
             cvm.composeFile = compose;
             cvm.composeHash = composeHash;
-            addRevision(app(cvm.appId), cvm, type.wireName());
+            addRevision(requireApp(cvm.appId), cvm, type.wireName());
         }
         String correlationId = Ids.uuid();
         begin(cvm, type, null, correlationId);
         persist();
-        return UpdateResult.inProgress(correlationId);
+        return UpdateOutcome.inProgress(correlationId, allowedEnvsChanged);
     }
 
     // ---------------------------------------------------------------- gateway and admin
@@ -414,8 +474,8 @@ public class SimulatedCloud implements AutoCloseable {
     }
 
     /** The CVM stops at once (no shutdown), cancelling whatever it was doing; it stays stopped until started. */
-    public synchronized CvmInfo crash(String ref) {
-        SimulatedCvm cvm = cvm(ref);
+    public synchronized CvmSnapshot crash(String ref) {
+        SimulatedCvm cvm = requireCvm(ref);
         if (DELETING.equals(cvm.status)) {
             throw ApiException.detail(409, "CVM is being deleted");
         }
@@ -424,15 +484,15 @@ public class SimulatedCloud implements AutoCloseable {
             transition(cvm, STOPPED);
         }
         persist();
-        return views.info(cvm, false);
+        return snapshot(cvm);
     }
 
     /** Marks the workload healthy or not; sticky across restarts and updates. */
-    public synchronized CvmInfo setHealthy(String ref, boolean healthy) {
-        SimulatedCvm cvm = cvm(ref);
+    public synchronized CvmSnapshot setHealthy(String ref, boolean healthy) {
+        SimulatedCvm cvm = requireCvm(ref);
         cvm.healthy = healthy;
         persist();
-        return views.info(cvm, false);
+        return snapshot(cvm);
     }
 
     public List<CvmEvent> events(long sinceSeq) {
@@ -449,6 +509,7 @@ public class SimulatedCloud implements AutoCloseable {
         apps.clear();
         provisions.clear();
         journal.clear();
+        lastCvmSeq = 0;
         persist();
     }
 
@@ -556,6 +617,7 @@ public class SimulatedCloud implements AutoCloseable {
     private SimulatedCvm newCvm(SimulatedApp app, String name, Map<String, Object> compose, String composeHash,
             int nodeId, String encryptedEnv, List<String> envKeys) {
         SimulatedCvm cvm = new SimulatedCvm();
+        cvm.seq = ++lastCvmSeq;
         cvm.id = Ids.cvmId();
         cvm.name = name;
         cvm.appId = app.appId;
@@ -610,7 +672,8 @@ public class SimulatedCloud implements AutoCloseable {
         compose.put("key_provider", "kms");
         compose.put("no_instance_id", false);
         given.forEach((key, value) -> {
-            if (value != null) {
+            // the official SDK sends compose_file.name "" when none is given: that is no name
+            if (value != null && !("name".equals(key) && value instanceof String text && text.isBlank())) {
                 compose.put(key, value);
             }
         });
@@ -653,7 +716,7 @@ public class SimulatedCloud implements AutoCloseable {
         return cvm.healthy ? Upstream.HEALTHY : Upstream.UNHEALTHY;
     }
 
-    private SimulatedCvm cvm(String ref) {
+    private SimulatedCvm requireCvm(String ref) {
         return findCvm(ref).orElseThrow(() -> ApiException.notFound("CVM"));
     }
 
@@ -662,10 +725,34 @@ public class SimulatedCloud implements AutoCloseable {
             return Optional.empty();
         }
         String trimmed = ref.trim();
-        return cvms.values().stream().filter(cvm -> cvm.matches(trimmed)).findFirst();
+        Optional<SimulatedCvm> direct = cvms.values().stream().filter(cvm -> cvm.matches(trimmed)).findFirst();
+        if (direct.isPresent()) {
+            return direct;
+        }
+        Matcher hex = HEX_REF.matcher(trimmed);
+        if (!hex.matches()) {
+            return Optional.empty();
+        }
+        // the official SDK turns a 40-hex app_id or instance_id into app_<hex>: an instance, else the app's CVM
+        String id = hex.group(1).toLowerCase();
+        Optional<SimulatedCvm> instance = cvms.values().stream().filter(cvm -> id.equals(cvm.instanceId)).findFirst();
+        if (instance.isPresent()) {
+            return instance;
+        }
+        SimulatedApp app = apps.get(id);
+        return app == null ? Optional.empty() : cvmsOf(app).stream().findFirst();
     }
 
-    private SimulatedApp app(String appId) {
+    private CvmSnapshot snapshot(SimulatedCvm cvm) {
+        SimulatedApp app = apps.get(cvm.appId);
+        return views.snapshot(cvm, app == null ? null : app.envPubkey);
+    }
+
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+
+    private SimulatedApp requireApp(String appId) {
         SimulatedApp app = appId == null ? null : apps.get(appKey(appId));
         if (app == null) {
             throw ApiException.notFound("App");
@@ -695,7 +782,7 @@ public class SimulatedCloud implements AutoCloseable {
         try {
             store.save(new SimulatorState(SimulatorState.CURRENT_VERSION, List.copyOf(apps.values()),
                     List.copyOf(cvms.values()), List.copyOf(provisions.values()), journal.since(0),
-                    journal.lastSeq()));
+                    journal.lastSeq(), lastCvmSeq));
         } catch (RuntimeException e) {
             log.warn("cannot save the simulator state to {}", store.file(), e);
         }
@@ -713,6 +800,17 @@ public class SimulatedCloud implements AutoCloseable {
         state.cvms().forEach(cvm -> cvms.put(cvm.vmUuid, cvm));
         state.provisions().forEach(p -> provisions.put(p.appId(), p));
         journal.restore(state.events(), state.lastEventSeq());
+        lastCvmSeq = Math.max(state.lastCvmSeq(), cvms.values().stream().mapToLong(cvm -> cvm.seq).max().orElse(0));
+        for (SimulatedCvm cvm : cvms.values()) {
+            if (cvm.seq <= 0) {
+                cvm.seq = ++lastCvmSeq; // a file from before integer ids
+            }
+        }
+        for (SimulatedApp app : apps.values()) {
+            if (app.envPubkey == null) {
+                app.envPubkey = Ids.hex(32);
+            }
+        }
         int completed = 0;
         for (SimulatedCvm cvm : List.copyOf(cvms.values())) {
             if (cvm.operation != null) {

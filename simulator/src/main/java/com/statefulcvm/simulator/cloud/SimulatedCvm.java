@@ -7,6 +7,9 @@ import java.util.Map;
 /** One simulated CVM. Mutable; every access goes through {@link SimulatedCloud}'s lock. */
 final class SimulatedCvm {
 
+    /** The integer id of the API versions before 2026-05-22: a sequence number, never reused. */
+    long seq;
+    /** The hashed id {@code cvm_…} of API version 2026-05-22. */
     String id;
     String name;
     String appId;
@@ -45,8 +48,9 @@ final class SimulatedCvm {
         return operation == null;
     }
 
+    /** By the hashed id, the integer id, the name or the vm_uuid (with or without dashes). */
     boolean matches(String ref) {
-        if (ref.equals(id) || ref.equals(name)) {
+        if (ref.equals(id) || ref.equals(name) || (seq > 0 && ref.equals(Long.toString(seq)))) {
             return true;
         }
         String compact = ref.replace("-", "");

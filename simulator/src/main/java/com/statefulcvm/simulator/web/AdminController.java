@@ -18,14 +18,20 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.statefulcvm.simulator.SimulatorProperties;
-import com.statefulcvm.simulator.api.CvmInfo;
 import com.statefulcvm.simulator.cloud.ApiException;
 import com.statefulcvm.simulator.cloud.CvmEvent;
+import com.statefulcvm.simulator.cloud.CvmSnapshot;
 import com.statefulcvm.simulator.cloud.Fault;
 import com.statefulcvm.simulator.cloud.FaultInjector;
 import com.statefulcvm.simulator.cloud.SimulatedCloud;
+import com.statefulcvm.simulator.evidence.EvidenceTamper;
+import com.statefulcvm.simulator.evidence.SimulatedGuestAgent;
+import com.statefulcvm.simulator.evidence.SimulatedTdxAuthority;
 
-/** Test and demo controls: the event journal, crashes, workload health, faults, timings, reset. No API key. */
+/**
+ * Test and demo controls: the event journal, crashes, workload health, evidence faults, the attestation trust anchor,
+ * faults, timings, reset. No API key.
+ */
 @RestController
 @RequestMapping(ApiPaths.ADMIN)
 @ConditionalOnProperty(prefix = "simulator", name = "enabled", havingValue = "true")
@@ -33,10 +39,15 @@ public class AdminController {
 
     private final SimulatedCloud cloud;
     private final FaultInjector faults;
+    private final SimulatedGuestAgent guestAgent;
+    private final SimulatedTdxAuthority authority;
 
-    public AdminController(SimulatedCloud cloud, FaultInjector faults) {
+    public AdminController(SimulatedCloud cloud, FaultInjector faults, SimulatedGuestAgent guestAgent,
+            SimulatedTdxAuthority authority) {
         this.cloud = cloud;
         this.faults = faults;
+        this.guestAgent = guestAgent;
+        this.authority = authority;
     }
 
     @GetMapping("/events")
@@ -46,7 +57,7 @@ public class AdminController {
 
     @PostMapping("/cvms/{name}/crash")
     Map<String, Object> crash(@PathVariable String name) {
-        CvmInfo cvm = cloud.crash(name);
+        CvmSnapshot cvm = cloud.crash(name);
         return cvmSummary(cvm);
     }
 
@@ -56,9 +67,39 @@ public class AdminController {
         if (request == null || request.healthy() == null) {
             throw ApiException.badRequest("healthy (true or false) is required");
         }
-        CvmInfo cvm = cloud.setHealthy(name, request.healthy());
+        CvmSnapshot cvm = cloud.setHealthy(name, request.healthy());
         Map<String, Object> answer = cvmSummary(cvm);
         answer.put("healthy", request.healthy());
+        return answer;
+    }
+
+    /** Injects an evidence fault into the CVM's GetQuote answers; sticky until {@code none}. */
+    @PostMapping("/cvms/{name}/evidence")
+    Map<String, Object> evidence(@PathVariable String name, @RequestBody(required = false) Map<String, Object> request) {
+        Object value = request == null ? null : request.get("tamper");
+        EvidenceTamper tamper = (value instanceof String text ? EvidenceTamper.fromWireName(text)
+                : java.util.Optional.<EvidenceTamper>empty())
+                .orElseThrow(() -> ApiException.badRequest("tamper must be one of "
+                        + String.join(", ", EvidenceTamper.wireNames())));
+        CvmSnapshot cvm = cloud.cvm(name);
+        guestAgent.setTamper(cvm.vmUuid(), tamper);
+        return evidenceSummary(cvm);
+    }
+
+    @GetMapping("/cvms/{name}/evidence")
+    Map<String, Object> evidence(@PathVariable String name) {
+        return evidenceSummary(cloud.cvm(name));
+    }
+
+    /** The simulator's attestation root (PEM): the trust anchor a separately started orchestrator must be given. */
+    @GetMapping(value = "/trust-anchor", produces = "application/x-pem-file")
+    String trustAnchor() {
+        return authority.rootPem();
+    }
+
+    private Map<String, Object> evidenceSummary(CvmSnapshot cvm) {
+        Map<String, Object> answer = cvmSummary(cvm);
+        answer.put("tamper", guestAgent.tamper(cvm.vmUuid()).wireName());
         return answer;
     }
 
@@ -113,6 +154,7 @@ public class AdminController {
     ResponseEntity<Void> reset() {
         faults.clear();
         cloud.reset();
+        guestAgent.reset();
         return ResponseEntity.noContent().build();
     }
 
@@ -122,7 +164,7 @@ public class AdminController {
         }
     }
 
-    private static Map<String, Object> cvmSummary(CvmInfo cvm) {
+    private static Map<String, Object> cvmSummary(CvmSnapshot cvm) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("cvm", cvm.name());
         answer.put("vmUuid", cvm.vmUuid());

@@ -14,12 +14,14 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.statefulcvm.simulator.api.ComposeUpdateRequest;
-import com.statefulcvm.simulator.api.CvmInfo;
 import com.statefulcvm.simulator.api.EnvUpdateRequest;
-import com.statefulcvm.simulator.api.UpdateResult;
 import com.statefulcvm.simulator.cloud.SimulatedCloud;
+import com.statefulcvm.simulator.version.ApiViews;
 
-/** Lifecycle operations and updates of one CVM: each answers at once; the CVM then moves on asynchronously. */
+/**
+ * Lifecycle operations and updates of one CVM: each answers at once (in the caller's API version); the CVM then
+ * moves on asynchronously.
+ */
 @RestController
 @RequestMapping(ApiPaths.API + "/cvms/{cvmId}")
 @ConditionalOnProperty(prefix = "simulator", name = "enabled", havingValue = "true")
@@ -32,49 +34,51 @@ public class CvmOperationsController {
     }
 
     @PostMapping("/start")
-    CvmInfo start(@PathVariable String cvmId) {
-        return cloud.start(cvmId);
+    Object start(@PathVariable String cvmId, ApiViews views) {
+        return views.lifecycle(cloud.start(cvmId));
     }
 
     @PostMapping("/stop")
-    CvmInfo stop(@PathVariable String cvmId) {
-        return cloud.stop(cvmId);
+    Object stop(@PathVariable String cvmId, ApiViews views) {
+        return views.lifecycle(cloud.stop(cvmId));
     }
 
     @PostMapping("/shutdown")
-    CvmInfo shutdown(@PathVariable String cvmId) {
-        return cloud.shutdown(cvmId);
+    Object shutdown(@PathVariable String cvmId, ApiViews views) {
+        return views.lifecycle(cloud.shutdown(cvmId));
     }
 
     /** The body ({@code {"force": false}}) is optional and changes nothing here. */
     @PostMapping("/restart")
-    CvmInfo restart(@PathVariable String cvmId, @RequestBody(required = false) Map<String, Object> ignored) {
-        return cloud.restart(cvmId);
+    Object restart(@PathVariable String cvmId, @RequestBody(required = false) Map<String, Object> ignored,
+            ApiViews views) {
+        return views.lifecycle(cloud.restart(cvmId));
     }
 
     @DeleteMapping
-    CvmInfo delete(@PathVariable String cvmId) {
-        return cloud.delete(cvmId);
+    Object delete(@PathVariable String cvmId, ApiViews views) {
+        return views.lifecycle(cloud.delete(cvmId));
     }
 
     @PatchMapping(path = "/docker-compose", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<UpdateResult> updateCompose(@PathVariable String cvmId,
-            @RequestBody(required = false) ComposeUpdateRequest request) {
-        return ResponseEntity.accepted().body(cloud.updateCompose(cvmId,
+    ResponseEntity<Object> updateCompose(@PathVariable String cvmId,
+            @RequestBody(required = false) ComposeUpdateRequest request, ApiViews views) {
+        return ResponseEntity.accepted().body(views.composeUpdate(cloud.updateCompose(cvmId,
                 request == null ? null : request.dockerComposeFile(),
-                request == null ? null : request.preLaunchScript()));
+                request == null ? null : request.preLaunchScript())));
     }
 
     /** Any other content type ({@code text/yaml} and the like): the body is the docker compose itself. */
     @PatchMapping("/docker-compose")
-    ResponseEntity<UpdateResult> updateComposeYaml(@PathVariable String cvmId,
-            @RequestBody(required = false) String dockerComposeFile) {
-        return ResponseEntity.accepted().body(cloud.updateCompose(cvmId, dockerComposeFile, null));
+    ResponseEntity<Object> updateComposeYaml(@PathVariable String cvmId,
+            @RequestBody(required = false) String dockerComposeFile, ApiViews views) {
+        return ResponseEntity.accepted().body(views.composeUpdate(cloud.updateCompose(cvmId, dockerComposeFile,
+                null)));
     }
 
     @PatchMapping("/envs")
-    ResponseEntity<UpdateResult> updateEnvs(@PathVariable String cvmId,
-            @RequestBody(required = false) EnvUpdateRequest request) {
-        return ResponseEntity.accepted().body(cloud.updateEnvs(cvmId, request));
+    ResponseEntity<Object> updateEnvs(@PathVariable String cvmId,
+            @RequestBody(required = false) EnvUpdateRequest request, ApiViews views) {
+        return ResponseEntity.accepted().body(views.envUpdate(cloud.updateEnvs(cvmId, request)));
     }
 }

@@ -6,14 +6,17 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.statefulcvm.simulator.cloud.SimulatedCloud;
+import com.statefulcvm.simulator.evidence.SimulatedGuestAgent;
 
 /**
  * The simulated dstack-gateway: {@code ANY /simulator/gateway/{instanceId}-{port}/**} (or {@code {app_id}-{port}})
  * reaches the CVM's workload: 200 {@code {"status":"ok"}} when it runs settled and healthy, 503
- * {@code {"status":"unhealthy"}} when marked unhealthy, 502 {@code no upstream} otherwise.
+ * {@code {"status":"unhealthy"}} when marked unhealthy, 502 {@code no upstream} otherwise. Port 8090's
+ * {@code /GetQuote} is the CVM's guest agent ({@link SimulatedGuestAgent}).
  */
 @RestController
 @RequestMapping(ApiPaths.GATEWAY)
@@ -21,9 +24,27 @@ import com.statefulcvm.simulator.cloud.SimulatedCloud;
 public class GatewayController {
 
     private final SimulatedCloud cloud;
+    private final SimulatedGuestAgent guestAgent;
 
-    public GatewayController(SimulatedCloud cloud) {
+    public GatewayController(SimulatedCloud cloud, SimulatedGuestAgent guestAgent) {
         this.cloud = cloud;
+        this.guestAgent = guestAgent;
+    }
+
+    /**
+     * The guest agent's {@code GetQuote?report_data=<hex>} on port {@value SimulatedGuestAgent#PORT}: the dstack
+     * GetQuote JSON while the CVM runs, 502 otherwise. Any other port answers as every other path does.
+     */
+    @RequestMapping("/{target}/GetQuote")
+    ResponseEntity<String> getQuote(@PathVariable String target,
+            @RequestParam(name = "report_data", required = false) String reportData) {
+        if (!SimulatedGuestAgent.isGuestAgent(target)) {
+            return forward(target);
+        }
+        return guestAgent.getQuote(target, reportData)
+                .map(json -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(json))
+                .orElseGet(() -> ResponseEntity.status(HttpStatus.BAD_GATEWAY).contentType(MediaType.TEXT_PLAIN)
+                        .body("no upstream"));
     }
 
     @RequestMapping({"/{target}", "/{target}/**"})

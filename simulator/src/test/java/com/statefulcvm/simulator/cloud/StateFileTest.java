@@ -14,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.statefulcvm.simulator.SimulatorProperties;
 import com.statefulcvm.simulator.api.CommitRequest;
-import com.statefulcvm.simulator.api.CvmInfo;
 import com.statefulcvm.simulator.api.InstanceRequest;
 import com.statefulcvm.simulator.api.ProvisionRequest;
 import com.statefulcvm.simulator.api.ProvisionResult;
@@ -40,7 +39,7 @@ class StateFileTest {
 
     private static void awaitRunning(SimulatedCloud cloud, String name) {
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            CvmInfo cvm = cloud.cvmInfo(name);
+            CvmSnapshot cvm = cloud.cvm(name);
             return "running".equals(cvm.status()) && !cvm.inProgress();
         });
     }
@@ -63,7 +62,7 @@ class StateFileTest {
             awaitRunning(cloud, "saved-app");
             awaitRunning(cloud, "saved-app-2");
             awaitRunning(cloud, "saved-app-3");
-            instanceId = cloud.cvmInfo("saved-app").instanceId();
+            instanceId = cloud.cvm("saved-app").instanceId();
             cloud.setHealthy("saved-app-2", false);
 
             // leave operations in flight: they must be completed on load
@@ -73,27 +72,27 @@ class StateFileTest {
             cloud.updateCompose("saved-app", "services: {web: {}}\n", null);
             cloud.delete("saved-app-3");
             cloud.addInstance(appId, new InstanceRequest("saved-app-4", null, null, null, null, null));
-            newHash = cloud.cvmInfo("saved-app").composeHash();
-            assertThat(cloud.cvmInfo("saved-app").status()).isEqualTo("updating");
+            newHash = cloud.cvm("saved-app").composeHash();
+            assertThat(cloud.cvm("saved-app").status()).isEqualTo("updating");
             lastSeq = cloud.events(0).get(cloud.events(0).size() - 1).seq();
         }
         assertThat(Files.readString(file)).contains("saved-app", newHash);
 
         try (SimulatedCloud reloaded = new SimulatedCloud(properties(file))) {
-            CvmInfo updated = reloaded.cvmInfo("saved-app");
+            CvmSnapshot updated = reloaded.cvm("saved-app");
             assertThat(updated.status()).isEqualTo("running");
             assertThat(updated.inProgress()).isFalse();
-            assertThat(updated.progress().target()).isNull();
+            assertThat(updated.operation()).isNull();
             assertThat(updated.composeHash()).isEqualTo(newHash);
             assertThat(updated.instanceId()).isEqualTo(instanceId);
 
-            CvmInfo created = reloaded.cvmInfo("saved-app-4");
+            CvmSnapshot created = reloaded.cvm("saved-app-4");
             assertThat(created.status()).isEqualTo("running");
             assertThat(created.instanceId()).matches("^[0-9a-f]{40}$");
 
-            assertThat(reloaded.appCvms(appId)).extracting(CvmInfo::name)
+            assertThat(reloaded.appCvms(appId)).extracting(CvmSnapshot::name)
                     .containsExactly("saved-app", "saved-app-2", "saved-app-4");
-            assertThat(reloaded.gateway(reloaded.cvmInfo("saved-app-2").instanceId() + "-8080"))
+            assertThat(reloaded.gateway(reloaded.cvm("saved-app-2").instanceId() + "-8080"))
                     .as("health is part of the state").isEqualTo(Upstream.UNHEALTHY);
             assertThat(reloaded.revisions(appId, 1, 20).total()).isEqualTo(5);
 
@@ -106,7 +105,7 @@ class StateFileTest {
             // and it goes on working, saving as it goes
             reloaded.restart("saved-app");
             awaitRunning(reloaded, "saved-app");
-            assertThat(reloaded.cvmInfo("saved-app").instanceId()).isEqualTo(instanceId);
+            assertThat(reloaded.cvm("saved-app").instanceId()).isEqualTo(instanceId);
         }
         try (SimulatedCloud third = new SimulatedCloud(properties(file))) {
             assertThat(third.events(0)).extracting(CvmEvent::to).endsWith("restarting", "running");

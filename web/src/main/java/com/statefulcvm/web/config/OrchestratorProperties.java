@@ -26,6 +26,8 @@ public class OrchestratorProperties {
     private Bootstrap bootstrap = new Bootstrap();
     @Valid
     private Observe observe = new Observe();
+    @Valid
+    private Attestation attestation = new Attestation();
     /** Workload types that have drain and rejoin procedures. */
     private Set<String> workloadTypes = new LinkedHashSet<>(Set.of("generic", "patroni", "etcd", "consul"));
 
@@ -37,6 +39,8 @@ public class OrchestratorProperties {
     public void setRollout(Rollout rollout) { this.rollout = rollout; }
     public Bootstrap getBootstrap() { return bootstrap; }
     public void setBootstrap(Bootstrap bootstrap) { this.bootstrap = bootstrap; }
+    public Attestation getAttestation() { return attestation; }
+    public void setAttestation(Attestation attestation) { this.attestation = attestation; }
     public Observe getObserve() { return observe; }
     public void setObserve(Observe observe) { this.observe = observe; }
     public Set<String> getWorkloadTypes() { return workloadTypes; }
@@ -102,6 +106,33 @@ public class OrchestratorProperties {
 
         public boolean isCreateMissingApps() { return createMissingApps; }
         public void setCreateMissingApps(boolean createMissingApps) { this.createMissingApps = createMissingApps; }
+    }
+
+    public static class Attestation {
+        public enum VerifierKind { LOCAL, DSTACK_VERIFIER }
+
+        /** local: verify quotes in this JVM against the pinned root; dstack-verifier: ask that service. */
+        @NotNull
+        private VerifierKind verifier = VerifierKind.LOCAL;
+        private String dstackVerifierUrl;
+        /** A PCCS to fetch collateral (TCB info, QE identity, CRLs) from; without one, evidence must carry it. */
+        private String pccsUrl;
+        /** The port of each instance's gateway URL where the workload exposes the guest agent's GetQuote. */
+        @Min(1)
+        private int guestAgentPort = 8090;
+        @NotNull
+        private Duration timeout = Duration.ofSeconds(10);
+
+        public VerifierKind getVerifier() { return verifier; }
+        public void setVerifier(VerifierKind verifier) { this.verifier = verifier; }
+        public String getDstackVerifierUrl() { return dstackVerifierUrl; }
+        public void setDstackVerifierUrl(String dstackVerifierUrl) { this.dstackVerifierUrl = dstackVerifierUrl; }
+        public String getPccsUrl() { return pccsUrl; }
+        public void setPccsUrl(String pccsUrl) { this.pccsUrl = pccsUrl; }
+        public int getGuestAgentPort() { return guestAgentPort; }
+        public void setGuestAgentPort(int guestAgentPort) { this.guestAgentPort = guestAgentPort; }
+        public Duration getTimeout() { return timeout; }
+        public void setTimeout(Duration timeout) { this.timeout = timeout; }
     }
 
     public static class Observe {

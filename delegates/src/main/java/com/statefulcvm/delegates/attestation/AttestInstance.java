@@ -1,0 +1,139 @@
+package com.statefulcvm.delegates.attestation;
+
+import com.statefulcvm.connectors.attestation.AttestationVerifier;
+import com.statefulcvm.connectors.attestation.Check;
+import com.statefulcvm.connectors.attestation.Evidence;
+import com.statefulcvm.connectors.attestation.Verdict;
+import com.statefulcvm.connectors.guestagent.GuestAgentClient;
+import com.statefulcvm.connectors.guestagent.GuestAgentException;
+import com.statefulcvm.connectors.health.InstanceUrlTemplate;
+import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.SlotStep;
+import com.statefulcvm.fleet.AdmissionDecision;
+import com.statefulcvm.fleet.AdmissionPolicy;
+import com.statefulcvm.fleet.AdmissionRequest;
+import com.statefulcvm.fleet.AttestationSpec;
+import com.statefulcvm.fleet.AttestedIdentity;
+import com.statefulcvm.fleet.NonceBinding;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * "Verify the instance's TDX evidence": draws a nonce, asks the CVM's guest agent for a quote bound to it, verifies
+ * the quote and event log, and applies the set's admission policy. The verdict is recorded on the instance
+ * (its Attested condition) and returned to the diagram, which refuses to go on without it.
+ */
+@Component("attestInstance")
+public class AttestInstance implements JavaDelegate {
+
+    private static final Logger log = LoggerFactory.getLogger(AttestInstance.class);
+
+    private final SlotReader slots;
+    private final ReplicaSets replicaSets;
+    private final GuestAgentClient guestAgent;
+    private final InstanceUrlTemplate urls;
+    private final AttestationVerifier verifier;
+    private final AttestationSettings settings;
+    private final ReplicaSetObserver observer;
+    private final Clock clock;
+
+    public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
+                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, Clock clock) {
+        this.slots = slots;
+        this.replicaSets = replicaSets;
+        this.guestAgent = guestAgent;
+        this.urls = urls;
+        this.verifier = verifier;
+        this.settings = settings;
+        this.observer = observer;
+        this.clock = clock;
+    }
+
+    @Override
+    public void execute(DelegateExecution execution) {
+        SlotStep step = slots.read(execution);
+        AttestationSpec policy = step.spec().getAttestation();
+        AdmissionDecision decision;
+        String checks = "";
+        if (!policy.isRequired()) {
+            decision = AdmissionDecision.admit();
+            checks = "attestation not required by the set's policy";
+        } else {
+            String appId = replicaSets.appId(step.spec());
+            NonceBinding nonce = NonceBinding.fresh(appId, step.slot(), step.cvm().instanceId());
+            AdmissionRequest request = new AdmissionRequest(step.slot(), appId,
+                    allowedComposeHashes(execution, step.cvm()), (String) execution.getVariable("boundInstanceId"), nonce.reportDataHex());
+            try {
+                Verdict verdict = verifier.verify(evidenceOf(evidence(step, nonce)), settings.options().apply(clock.instant()));
+                checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
+                        .collect(Collectors.joining("\n"));
+                decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
+            } catch (GuestAgentException e) {
+                decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of(e.getMessage()));
+            } catch (IllegalArgumentException malformed) {
+                decision = new AdmissionDecision(false, "QUOTE_INVALID", List.of("malformed evidence: " + malformed.getMessage()));
+            }
+        }
+        record(execution, step, decision, checks);
+    }
+
+    private String evidence(SlotStep step, NonceBinding nonce) {
+        CvmInfo cvm = step.cvm();
+        String baseDomain = cvm.gateway() == null ? null : cvm.gateway().baseDomain();
+        URI agent = urls.resolve(cvm.instanceId(), settings.guestAgentPort(), baseDomain, "");
+        return guestAgent.getQuote(agent, nonce.reportDataHex());
+    }
+
+    private Evidence evidenceOf(String json) {
+        return Evidence.fromGetQuoteJson(json);
+    }
+
+    /** The set's current revision(s), passed in by the procedure, and the revision Phala reports this CVM now runs. */
+    private static Set<String> allowedComposeHashes(DelegateExecution execution, CvmInfo cvm) {
+        Set<String> allowed = new HashSet<>();
+        if (execution.getVariable("allowedComposeHashes") instanceof Collection<?> hashes) {
+            hashes.forEach(h -> allowed.add(String.valueOf(h)));
+        }
+        if (cvm.composeHash() != null) {
+            allowed.add(cvm.composeHash());
+        }
+        return allowed;
+    }
+
+    static AttestedIdentity identityOf(Verdict verdict) {
+        List<String> failed = verdict.checks().stream().filter(c -> !c.passed()).map(Check::name).toList();
+        var id = verdict.identity();
+        return new AttestedIdentity(verdict.valid(), failed,
+                id == null ? null : id.appId(), id == null ? null : id.composeHash(), id == null ? null : id.instanceId(),
+                id == null ? null : id.osImageHash(), id == null ? null : id.keyProviderName(), id == null ? null : id.keyProviderId(),
+                verdict.tcbStatus(), verdict.reportData());
+    }
+
+    private void record(DelegateExecution execution, SlotStep step, AdmissionDecision decision, String checks) {
+        execution.setVariable("attested", decision.admitted());
+        execution.setVariable("attestationCode", decision.code());
+        execution.setVariable("attestationReason", decision.summary());
+        execution.setVariable("attestationChecks", checks);
+        String condition = decision.admitted() ? "Attested: admitted" : "Attested false: " + decision.summary();
+        observer.recordCondition(step.spec(), step.slot(), condition);
+        if (decision.admitted()) {
+            log.info("{} admitted after attestation", step.slot());
+        } else {
+            log.warn("{} NOT admitted: {}", step.slot(), decision.summary());
+        }
+    }
+}

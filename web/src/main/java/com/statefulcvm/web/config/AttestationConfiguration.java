@@ -1,0 +1,65 @@
+package com.statefulcvm.web.config;
+
+import com.statefulcvm.connectors.attestation.AttestationVerifier;
+import com.statefulcvm.connectors.attestation.CollateralSource;
+import com.statefulcvm.connectors.attestation.DstackVerifierClient;
+import com.statefulcvm.connectors.attestation.IntelRootCa;
+import com.statefulcvm.connectors.attestation.LocalTdxVerifier;
+import com.statefulcvm.connectors.attestation.PccsCollateralSource;
+import com.statefulcvm.connectors.attestation.VerifyOptions;
+import com.statefulcvm.connectors.guestagent.GuestAgentClient;
+import com.statefulcvm.delegates.attestation.AttestationSettings;
+import com.statefulcvm.simulator.evidence.SimulatedTdxAuthority;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which verifier decides, and what it trusts. Intel's root is always pinned; the simulator's own root is added only
+ * when the simulator runs in this application, so simulated evidence can never pass in a production deployment.
+ */
+@Configuration
+public class AttestationConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(AttestationConfiguration.class);
+
+    @Bean
+    public GuestAgentClient guestAgentClient(OrchestratorProperties properties) {
+        return new GuestAgentClient(properties.getAttestation().getTimeout());
+    }
+
+    @Bean
+    public AttestationVerifier attestationVerifier(OrchestratorProperties properties) {
+        OrchestratorProperties.Attestation a = properties.getAttestation();
+        if (a.getVerifier() == OrchestratorProperties.Attestation.VerifierKind.DSTACK_VERIFIER) {
+            if (a.getDstackVerifierUrl() == null || a.getDstackVerifierUrl().isBlank()) {
+                throw new IllegalStateException("orchestrator.attestation.dstack-verifier-url is required with verifier=dstack-verifier");
+            }
+            return DstackVerifierClient.create(a.getDstackVerifierUrl(), a.getTimeout());
+        }
+        return new LocalTdxVerifier();
+    }
+
+    @Bean
+    public AttestationSettings attestationSettings(OrchestratorProperties properties,
+                                                   ObjectProvider<SimulatedTdxAuthority> simulator) {
+        OrchestratorProperties.Attestation a = properties.getAttestation();
+        List<X509Certificate> anchors = new ArrayList<>(List.of(IntelRootCa.certificate()));
+        SimulatedTdxAuthority simulated = simulator.getIfAvailable();
+        if (simulated != null) {
+            anchors.add(simulated.rootCertificate());
+            log.warn("The embedded simulator's test root CA is trusted for attestation (simulator.enabled=true); "
+                    + "never run a production deployment like this");
+        }
+        CollateralSource collateral = a.getPccsUrl() == null || a.getPccsUrl().isBlank()
+                ? null : PccsCollateralSource.create(a.getPccsUrl(), a.getTimeout());
+        List<X509Certificate> trusted = List.copyOf(anchors);
+        return new AttestationSettings(a.getGuestAgentPort(), at -> new VerifyOptions(at, trusted, collateral));
+    }
+}

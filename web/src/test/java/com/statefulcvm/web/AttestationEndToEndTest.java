@@ -1,0 +1,180 @@
+package com.statefulcvm.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Attestation in the rollout, over real HTTP: the simulator's synthetic evidence for every CVM, verified by the
+ * local verifier with the simulator's root (trusted only because the simulator is embedded) and its PCCS.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles("e2e")
+class AttestationEndToEndTest {
+
+    private static final String SET = "webdemo";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @DynamicPropertySource
+    static void port(DynamicPropertyRegistry registry) {
+        int port = E2eSupport.freePort();
+        registry.add("server.port", () -> port);
+        registry.add("spring.datasource.url", () -> "jdbc:h2:mem:attestation-e2e;DB_CLOSE_DELAY=-1");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    TaskService tasks;
+    @Autowired
+    HistoryService history;
+
+    @AfterEach
+    void honestAgain() {
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            http.postForEntity("/simulator/_admin/cvms/" + SET + "-" + ordinal + "/evidence", json(Map.of("tamper", "none")), String.class);
+        }
+    }
+
+    @Test
+    void aCvmAttestingAnotherComposeHashHaltsTheRolloutAtItsSlotAndTheApiSaysWhy() throws Exception {
+        awaitRunning();
+        ResponseEntity<String> tampered = http.postForEntity("/simulator/_admin/cvms/" + SET + "-1/evidence",
+                json(Map.of("tamper", "compose-hash")), String.class);
+        assertThat(tampered.getStatusCode().is2xxSuccessful()).isTrue();
+
+        String pid = startAndApprove("services:\n  web:\n    image: nginxdemos/hello:attested\n");
+        Task halted = await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
+                .taskDefinitionKey("UserTask_RolloutHalted").singleResult(), t -> t != null);
+        assertThat(halted.getName()).isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
+        assertThat((String) tasks.getVariable(halted.getId(), "haltReason"))
+                .startsWith("attestation of webdemo-1 failed, the instance is not admitted: ADMISSION_REJECTED")
+                .contains("compose_hash");
+
+        JsonNode set = JSON.readTree(admin().getForObject("/api/replica-sets/" + SET, String.class));
+        JsonNode slot1 = set.get("instances").get(1);
+        assertThat(slot1.get("condition").asText()).startsWith("Attested false: ADMISSION_REJECTED").contains("compose_hash");
+        assertThat(set.get("instances").get(2).get("condition").asText()).as("the honest slot before it passed")
+                .startsWith("Ready");
+
+        complete(halted.getId(), Map.of("decision", Map.of("value", "abort", "type", "String")));
+        awaitEnded(pid, "EndEvent_RolloutAborted");
+    }
+
+    @Test
+    void honestEvidenceIsAdmittedAndTheRolloutFinishes() throws Exception {
+        awaitRunning();
+        String pid = startAndApprove("services:\n  web:\n    image: nginxdemos/hello:honest\n");
+        awaitEnded(pid, "EndEvent_RolloutCompleted");
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("attested").list())
+                .isNotEmpty();
+    }
+
+    @Test
+    void theVerifyEndpointChecksRealEvidenceAndNamesBadFields() throws Exception {
+        Path vectors = Path.of("..", "..", "shared", "test-vectors", "attestation");
+        assertThat(vectors.resolve("dstack-0.6.0-getquote.json")).as("shared/ beside the repository").exists();
+        JsonNode capture = JSON.readTree(Files.readString(vectors.resolve("dstack-0.6.0-getquote.json")));
+        Map<String, Object> body = new HashMap<>();
+        body.put("quote", capture.get("quote").asText());
+        body.put("event_log", capture.get("event_log").asText());
+        body.put("vm_config", capture.get("vm_config").asText());
+        ResponseEntity<String> verified = admin().postForEntity("/api/attestations/verify", json(body), String.class);
+        assertThat(verified.getStatusCode()).isEqualTo(HttpStatus.OK);
+        JsonNode verdict = JSON.readTree(verified.getBody());
+        assertThat(verdict.get("identity").get("appId").asText()).isEqualTo("86b0e55f2fa8e4fb69d890f14f54d5612707646e");
+        assertThat(verdict.get("identity").get("composeHash").asText())
+                .isEqualTo("86b0e55f2fa8e4fb69d890f14f54d5612707646e2573d54e0d2ddaaade77caa9");
+        assertThat(verdict.get("identity").get("instanceId").asText()).isEqualTo("050bf89570575fe8fab4cb8f0a62a9e64efe8ead");
+        JsonNode rtmr3 = null;
+        for (JsonNode check : verdict.get("checks")) {
+            if ("event-log.rtmr3".equals(check.get("name").asText())) {
+                rtmr3 = check;
+            }
+        }
+        assertThat(rtmr3).isNotNull();
+        assertThat(rtmr3.get("passed").asBoolean()).isTrue();
+
+        body.put("quote", "zz-not-hex");
+        ResponseEntity<String> badHex = admin().postForEntity("/api/attestations/verify", json(body), String.class);
+        assertThat(badHex.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(badHex.getBody()).contains("quote: must be a hex string");
+        body.put("quote", capture.get("quote").asText());
+        body.put("at", "yesterday");
+        ResponseEntity<String> badAt = admin().postForEntity("/api/attestations/verify", json(body), String.class);
+        assertThat(badAt.getBody()).contains("at: must be an ISO-8601 instant");
+        body.remove("at");
+        body.remove("event_log");
+        assertThat(admin().postForEntity("/api/attestations/verify", json(body), String.class).getBody())
+                .contains("event_log: is required");
+    }
+
+    private TestRestTemplate admin() {
+        return http.withBasicAuth("admin", "admin");
+    }
+
+    private String startAndApprove(String compose) throws Exception {
+        ResponseEntity<String> created = admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                json(Map.of("dockerCompose", compose)), String.class);
+        assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+        String pid = JSON.readTree(created.getBody()).get("processInstanceId").asText();
+        Task approval = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
+                .taskDefinitionKey("UserTask_ApproveRollout").singleResult(), t -> t != null);
+        complete(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
+        return pid;
+    }
+
+    private void complete(String taskId, Map<String, Object> variables) {
+        ResponseEntity<String> done = admin().postForEntity("/engine-rest/task/" + taskId + "/complete",
+                json(Map.of("variables", variables)), String.class);
+        assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+    }
+
+    private void awaitEnded(String pid, String endActivity) {
+        HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(90)).until(() -> history.createHistoricProcessInstanceQuery()
+                .processInstanceId(pid).finished().singleResult(), p -> p != null);
+        assertThat(ended.getEndActivityId()).isEqualTo(endActivity);
+    }
+
+    private void awaitRunning() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            JsonNode set = JSON.readTree(admin().getForObject("/api/replica-sets/" + SET, String.class));
+            int running = 0;
+            for (JsonNode i : set.get("instances")) {
+                running += "running".equals(i.path("status").asText()) ? 1 : 0;
+            }
+            return running == 3;
+        });
+    }
+
+    private static HttpEntity<Object> json(Object body) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        return new HttpEntity<>(body, headers);
+    }
+}
