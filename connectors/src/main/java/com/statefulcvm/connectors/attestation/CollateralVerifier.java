@@ -103,7 +103,8 @@ final class CollateralVerifier {
     }
 
     /** The leaf of a validated issuer chain; identical chains (TCB info and QE identity share one) validate once. */
-    private static X509Certificate signer(CertChains chains, String pem, String what, List<X509Certificate> anchors, Instant at,
+    private static X509Certificate signer(CertChains chains, String pem, String what,
+                                          List<X509Certificate> anchors, Instant at,
                                           List<X509CRL> crls, Map<String, X509Certificate> memo)
             throws CertChains.ChainException {
         X509Certificate known = memo.get(pem);
