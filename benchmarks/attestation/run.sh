@@ -14,7 +14,7 @@ if [ ! -d "$here/node_modules/@phala/dcap-qvl" ]; then
 fi
 
 cd "$repo"
-mvn -B -q -pl connectors test-compile dependency:build-classpath \
+mvn -B -q -Dstyle.color=never -pl connectors test-compile dependency:build-classpath \
     -Dmdep.outputFile="$work/classpath" -Dmdep.includeScope=test
 classpath="$repo/connectors/target/test-classes:$repo/connectors/target/classes:$(cat "$work/classpath")"
 main=com.statefulcvm.connectors.attestation.AttestationBenchmark

@@ -27,6 +27,18 @@ public record Collateral(
         String rootCaCrl,
         String pckCrlIssuerChain) {
 
+    public Collateral {
+        java.util.Objects.requireNonNull(tcbInfo, "tcbInfo");
+        java.util.Objects.requireNonNull(tcbInfoSignature, "tcbInfoSignature");
+        java.util.Objects.requireNonNull(tcbInfoIssuerChain, "tcbInfoIssuerChain");
+        java.util.Objects.requireNonNull(qeIdentity, "qeIdentity");
+        java.util.Objects.requireNonNull(qeIdentitySignature, "qeIdentitySignature");
+        java.util.Objects.requireNonNull(qeIdentityIssuerChain, "qeIdentityIssuerChain");
+        java.util.Objects.requireNonNull(pckCrl, "pckCrl");
+        java.util.Objects.requireNonNull(rootCaCrl, "rootCaCrl");
+        java.util.Objects.requireNonNull(pckCrlIssuerChain, "pckCrlIssuerChain");
+    }
+
     /**
      * Reads the shape of {@code dcap-tdx-quote-collateral.json}.
      *

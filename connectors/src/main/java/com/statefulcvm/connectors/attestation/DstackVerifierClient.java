@@ -22,7 +22,9 @@ import java.util.Objects;
 /**
  * Asks a dstack-verifier service ({@code POST /verify}) and turns its answer into a {@link Verdict}. Every remote
  * failure (unreachable, timeout, HTTP error, unreadable answer) is a verdict with {@code valid == false} and a failing
- * {@link CheckNames#REMOTE_VERIFIER} check; nothing is retried, so a caller's deadline stays its own.
+ * {@link CheckNames#REMOTE_VERIFIER} check; nothing is retried, so a caller's deadline stays its own. The service
+ * judges with its own clock, roots and collateral: {@link VerifyOptions} and {@link Evidence#collateral()} are not
+ * sent, and its answer is trusted as far as the service is.
  */
 public final class DstackVerifierClient implements AttestationVerifier {
 

@@ -50,7 +50,8 @@ final class EcdsaP256 {
         if (!(publicKey instanceof ECPublicKey ec)) {
             throw new GeneralSecurityException("not an EC key: " + publicKey.getAlgorithm());
         }
-        if (ec.getParams().getCurve().getField().getFieldSize() != 256) {
+        if (!CURVE.getN().equals(ec.getParams().getOrder())
+                || !CURVE.getCurve().getA().toBigInteger().equals(ec.getParams().getCurve().getA())) {
             throw new GeneralSecurityException("not a P-256 key");
         }
         return key(ec.getW().getAffineX(), ec.getW().getAffineY());

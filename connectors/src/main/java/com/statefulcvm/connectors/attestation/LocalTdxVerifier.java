@@ -48,6 +48,21 @@ public final class LocalTdxVerifier implements AttestationVerifier {
 
         Verdict verdict() {
             try {
+                return checkAll();
+            } catch (RuntimeException e) {
+                // A defect here must still end in a rejection the operator can read, never in a pass or a crash.
+                String reason = "not evaluated: the verifier failed (" + e.getClass().getSimpleName() + ": "
+                        + e.getMessage() + ")";
+                List<Check> all = new ArrayList<>();
+                for (String name : CheckNames.LOCAL) {
+                    all.add(checks.getOrDefault(name, Check.fail(name, reason)));
+                }
+                return new Verdict(false, all, Identity.NONE, null, List.of(), null);
+            }
+        }
+
+        private Verdict checkAll() {
+            try {
                 quote = QuoteParser.parse(evidence.quote());
                 put(Check.pass(CheckNames.QUOTE_FORMAT, "TDX quote v" + quote.version + ", "
                         + (quote.tdReport.isV15() ? "TD report 1.5" : "TD report 1.0")));
@@ -99,7 +114,8 @@ public final class LocalTdxVerifier implements AttestationVerifier {
                 try {
                     boolean ok = EcdsaP256.verify(EcdsaP256.key(pckChain.get(0).getPublicKey()), quote.qeReportBytes,
                             quote.qeReportSignature);
-                    put(ok ? Check.pass(CheckNames.QE_REPORT_SIGNATURE, "the PCK certificate's key signed the QE report")
+                    put(ok ? Check.pass(CheckNames.QE_REPORT_SIGNATURE,
+                                    "the PCK certificate's key signed the QE report")
                             : Check.fail(CheckNames.QE_REPORT_SIGNATURE,
                                     "the QE report signature does not verify with the PCK certificate's key"));
                 } catch (GeneralSecurityException e) {
@@ -113,7 +129,8 @@ public final class LocalTdxVerifier implements AttestationVerifier {
             byte[] actual = java.util.Arrays.copyOf(quote.qeReport.reportData, 32);
             // Intel's QVL compares the first 32 bytes only; the rest is zero padding that nobody checks.
             put(MessageDigest.isEqual(expected, actual)
-                    ? Check.pass(CheckNames.QE_REPORT_BINDING, "QE REPORTDATA = SHA-256(attestation key || QE auth data)")
+                    ? Check.pass(CheckNames.QE_REPORT_BINDING,
+                            "QE REPORTDATA = SHA-256(attestation key || QE auth data)")
                     : Check.fail(CheckNames.QE_REPORT_BINDING, "QE REPORTDATA " + Bytes.hex(actual)
                             + " does not bind the attestation key (expected " + Bytes.hex(expected) + ")"));
         }

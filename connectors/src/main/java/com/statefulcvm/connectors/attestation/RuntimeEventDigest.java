@@ -5,15 +5,18 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The SHA-384 digest dstack extends into RTMR3 for one of its runtime events (event type 0x08000001). Both formats are
- * defined in Dstack-TEE/dstack {@code cc-eventlog/src/runtime_events.rs} and {@code dstack-types} (EventLogVersion):
+ * The SHA-384 digest dstack extends into RTMR3 for one of its runtime events (event type 0x08000001), in the two
+ * formats Dstack-TEE/dstack defines:
  * <ul>
- *   <li>version 1: {@code SHA-384(le32(0x08000001) || ":" || event || ":" || payload)};</li>
- *   <li>version 2 (pull request #646, "Add event log v2 format with JSON canonical digest"):
- *       {@code SHA-384(JCS({"name": event, "payload": hex(payload), "type": 134217729}))}, the RFC 8785 canonical
- *       JSON, so keys sort as name, payload, type. The version travels beside the event ({@code "version": 2} in the
- *       event log entry), never inside the hashed bytes. (An earlier draft in that history hashed
- *       {@code {"event","event_type","payload","version":2}}; the merged format is the one above.)</li>
+ *   <li>version 1 ({@code cc-eventlog/src/runtime_events.rs}, {@code RuntimeEvent::digest}):
+ *       {@code SHA-384(le32(0x08000001) || ":" || event || ":" || payload)};</li>
+ *   <li>version 2 (pull request #646 "Add event log v2 format with JSON canonical digest"; {@code dstack-types}
+ *       {@code EventLogVersion::V2}; test {@code fill_hash_input_v2_is_canonical_json} in
+ *       {@code cc-eventlog/src/tdx.rs}): {@code SHA-384(JCS({"name": event, "payload": hex(payload),
+ *       "type": 134217729}))}, RFC 8785 canonical JSON, so the keys sort as name, payload, type. The version travels
+ *       beside the event ({@code "version": 2} in the event log entry), never inside the hashed bytes. Drafts in that
+ *       history hashed {@code {"event","event_type","payload","version":2}} and {@code {"name","type","content"}};
+ *       the merged format is the one above.</li>
  * </ul>
  */
 final class RuntimeEventDigest {

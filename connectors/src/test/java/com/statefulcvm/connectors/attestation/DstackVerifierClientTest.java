@@ -32,12 +32,12 @@ class DstackVerifierClientTest {
                          "tcb_status": "UpToDate", "advisory_ids": ["INTEL-SA-00837"],
                          "report_data": "0xAB12",
                          "key_provider": {"name": "kms", "id": "3059abcd"},
-                         "app_info": {"app_id": "86B0E55F2FA8E4FB69D890F14F54D5612707646E",
-                                      "compose_hash": "0x86b0e55f2fa8e4fb69d890f14f54d5612707646e2573d54e0d2ddaaade77caa9",
-                                      "instance_id": "050bf89570575fe8fab4cb8f0a62a9e64efe8ead",
-                                      "device_id": "ee", "mrtd": "aa", "rtmr0": "b0", "rtmr1": "b1",
-                                      "rtmr2": "b2", "rtmr3": "b3",
-                                      "os_image_hash": "07a2388c7a6a1b6a646d443f1517990a4ec294471d63146cda9d56972765051d"}},
+                         "app_info": {
+                           "app_id": "86B0E55F2FA8E4FB69D890F14F54D5612707646E",
+                           "compose_hash": "0x86b0e55f2fa8e4fb69d890f14f54d5612707646e2573d54e0d2ddaaade77caa9",
+                           "instance_id": "050bf89570575fe8fab4cb8f0a62a9e64efe8ead",
+                           "device_id": "ee", "mrtd": "aa", "rtmr0": "b0", "rtmr1": "b1", "rtmr2": "b2", "rtmr3": "b3",
+                           "os_image_hash": "07a2388c7a6a1b6a646d443f1517990a4ec294471d63146cda9d56972765051d"}},
              "reason": null}
             """;
 
