@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.TaskService;
-import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,9 +11,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpEntity;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -22,12 +19,10 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Attestation in the rollout, over real HTTP: the simulator's synthetic evidence for every CVM, verified by the
@@ -63,14 +58,13 @@ class AttestationEndToEndTest {
 
     @Test
     void aCvmAttestingAnotherComposeHashHaltsTheRolloutAtItsSlotAndTheApiSaysWhy() throws Exception {
-        awaitRunning();
+        driver().awaitAllRunning(3);
         ResponseEntity<String> tampered = http.postForEntity("/simulator/_admin/cvms/" + SET + "-1/evidence",
                 json(Map.of("tamper", "compose-hash")), String.class);
         assertThat(tampered.getStatusCode().is2xxSuccessful()).isTrue();
 
         String pid = startAndApprove("services:\n  web:\n    image: nginxdemos/hello:attested\n");
-        Task halted = await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
-                .taskDefinitionKey("UserTask_RolloutHalted").singleResult(), t -> t != null);
+        Task halted = driver().awaitTask(pid, "UserTask_RolloutHalted");
         assertThat(halted.getName()).isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
         assertThat((String) tasks.getVariable(halted.getId(), "haltReason"))
                 .startsWith("attestation of webdemo-1 failed, the instance is not admitted: ADMISSION_REJECTED")
@@ -82,15 +76,16 @@ class AttestationEndToEndTest {
         assertThat(set.get("instances").get(2).get("condition").asText()).as("the honest slot before it passed")
                 .startsWith("Ready");
 
-        complete(halted.getId(), Map.of("decision", Map.of("value", "abort", "type", "String")));
-        awaitEnded(pid, "EndEvent_RolloutAborted");
+        assertThat(driver().completeTask(halted.getId(), Map.of("decision", Map.of("value", "abort", "type", "String")))
+                .getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+        driver().awaitEnded(pid, "EndEvent_RolloutAborted");
     }
 
     @Test
     void honestEvidenceIsAdmittedAndTheRolloutFinishes() throws Exception {
-        awaitRunning();
+        driver().awaitAllRunning(3);
         String pid = startAndApprove("services:\n  web:\n    image: nginxdemos/hello:honest\n");
-        awaitEnded(pid, "EndEvent_RolloutCompleted");
+        driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
         assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("attested").list())
                 .isNotEmpty();
     }
@@ -134,47 +129,21 @@ class AttestationEndToEndTest {
                 .contains("event_log: is required");
     }
 
+    private RolloutDriver driver() {
+        return new RolloutDriver(http, tasks, history, SET);
+    }
+
     private TestRestTemplate admin() {
-        return http.withBasicAuth("admin", "admin");
+        return driver().admin();
     }
 
     private String startAndApprove(String compose) throws Exception {
-        ResponseEntity<String> created = admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
-                json(Map.of("dockerCompose", compose)), String.class);
-        assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
-        String pid = JSON.readTree(created.getBody()).get("processInstanceId").asText();
-        Task approval = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
-                .taskDefinitionKey("UserTask_ApproveRollout").singleResult(), t -> t != null);
-        complete(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
+        String pid = driver().startRollout(compose);
+        driver().approve(pid);
         return pid;
     }
 
-    private void complete(String taskId, Map<String, Object> variables) {
-        ResponseEntity<String> done = admin().postForEntity("/engine-rest/task/" + taskId + "/complete",
-                json(Map.of("variables", variables)), String.class);
-        assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
-    }
-
-    private void awaitEnded(String pid, String endActivity) {
-        HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(90)).until(() -> history.createHistoricProcessInstanceQuery()
-                .processInstanceId(pid).finished().singleResult(), p -> p != null);
-        assertThat(ended.getEndActivityId()).isEqualTo(endActivity);
-    }
-
-    private void awaitRunning() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            JsonNode set = JSON.readTree(admin().getForObject("/api/replica-sets/" + SET, String.class));
-            int running = 0;
-            for (JsonNode i : set.get("instances")) {
-                running += "running".equals(i.path("status").asText()) ? 1 : 0;
-            }
-            return running == 3;
-        });
-    }
-
     private static HttpEntity<Object> json(Object body) {
-        HttpHeaders headers = new HttpHeaders();
-        headers.setContentType(MediaType.APPLICATION_JSON);
-        return new HttpEntity<>(body, headers);
+        return RolloutDriver.json(body);
     }
 }

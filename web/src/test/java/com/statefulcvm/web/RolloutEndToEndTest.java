@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.TaskService;
-import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,21 +14,17 @@ import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The application and its embedded simulator over real HTTP: the REST API starts a rollout, the approval is
@@ -55,8 +50,16 @@ class RolloutEndToEndTest {
     @Autowired
     HistoryService history;
 
+    private RolloutDriver driver() {
+        return new RolloutDriver(http, tasks, history, SET);
+    }
+
     private TestRestTemplate admin() {
-        return http.withBasicAuth("admin", "admin");
+        return driver().admin();
+    }
+
+    private static HttpEntity<Object> json(Object body) {
+        return RolloutDriver.json(body);
     }
 
     @AfterEach
@@ -69,15 +72,15 @@ class RolloutEndToEndTest {
 
     @Test
     void approvedRolloutUpdatesEveryCvmInDescendingOrderOneAtATime() throws Exception {
-        awaitSetRunning();
+        driver().awaitAllRunning(3);
         long since = lastEventSeq();
         String compose = "services:\n  web:\n    image: nginxdemos/hello:0.4\n";
 
-        String pid = startRollout(compose);
-        approve(pid);
-        awaitEnded(pid, "EndEvent_RolloutCompleted");
+        String pid = driver().startRollout(compose);
+        driver().approve(pid);
+        driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
 
-        JsonNode set = readSet();
+        JsonNode set = driver().readSet();
         List<String> hashes = new ArrayList<>();
         set.get("instances").forEach(i -> hashes.add(i.get("composeHash").asText()));
         assertThat(hashes).hasSize(3).doesNotContainNull();
@@ -92,34 +95,33 @@ class RolloutEndToEndTest {
 
     @Test
     void anUnhealthyCvmHaltsTheRolloutAtItsSlotAndLaterSlotsKeepTheOldHash() throws Exception {
-        awaitSetRunning();
+        driver().awaitAllRunning(3);
         String oldHashOfSlot0 = cvmComposeHash(SET + "-0");
         http.postForEntity("/simulator/_admin/cvms/" + SET + "-1/health", json(Map.of("healthy", false)), String.class);
         long since = lastEventSeq();
 
-        String pid = startRollout("services:\n  web:\n    image: nginxdemos/hello:broken\n");
-        approve(pid);
-        Task halted = await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
-                .taskDefinitionKey("UserTask_RolloutHalted").singleResult(), t -> t != null);
+        String pid = driver().startRollout("services:\n  web:\n    image: nginxdemos/hello:broken\n");
+        driver().approve(pid);
+        Task halted = driver().awaitTask(pid, "UserTask_RolloutHalted");
         assertThat(halted.getName()).isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
         assertThat((String) tasks.getVariable(halted.getId(), "haltReason")).contains("webdemo-1").contains("health");
 
         assertThat(cvmComposeHash(SET + "-0")).as("slot 0 was never touched").isEqualTo(oldHashOfSlot0);
         assertThat(firstUpdateOrder(eventsSince(since))).containsExactly(SET + "-2", SET + "-1");
 
-        ResponseEntity<String> refused = completeTask(halted.getId(), Map.of("decision", Map.of("value", "rollback", "type", "String")));
+        ResponseEntity<String> refused = driver().completeTask(halted.getId(), Map.of("decision", Map.of("value", "rollback", "type", "String")));
         assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
         assertThat(refused.getBody()).contains("decision must be one of retry, skip or abort");
 
-        ResponseEntity<String> aborted = completeTask(halted.getId(), Map.of("decision", Map.of("value", "abort", "type", "String")));
+        ResponseEntity<String> aborted = driver().completeTask(halted.getId(), Map.of("decision", Map.of("value", "abort", "type", "String")));
         assertThat(aborted.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
-        awaitEnded(pid, "EndEvent_RolloutAborted");
+        driver().awaitEnded(pid, "EndEvent_RolloutAborted");
         assertThat(cvmComposeHash(SET + "-0")).isEqualTo(oldHashOfSlot0);
     }
 
     @Test
     void injected503And409AreRetriedAndTheRolloutStillFinishes() throws Exception {
-        awaitSetRunning();
+        driver().awaitAllRunning(3);
         // Three failures in a row still fit the client's four attempts; more would become a (slower) job retry.
         fault("PATCH", "/cvms/*/docker-compose", 503, 2);
         fault("PATCH", "/cvms/*/docker-compose", 409, 1);
@@ -127,9 +129,9 @@ class RolloutEndToEndTest {
         fault("GET", "/apps/*/cvms", 429, 1);
 
         String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
-        String pid = startRollout(compose);
-        approve(pid);
-        awaitEnded(pid, "EndEvent_RolloutCompleted");
+        String pid = driver().startRollout(compose);
+        driver().approve(pid);
+        driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
         JsonNode pending = JSON.readTree(http.getForObject("/simulator/_admin/faults", String.class));
         assertThat(pending.size()).as("every injected fault was met").isZero();
         for (int ordinal = 0; ordinal < 3; ordinal++) {
@@ -139,47 +141,6 @@ class RolloutEndToEndTest {
     }
 
     // --- helpers -----------------------------------------------------------------------------------------------
-
-    private String startRollout(String compose) throws Exception {
-        ResponseEntity<String> created = admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
-                json(Map.of("dockerCompose", compose)), String.class);
-        assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
-        return JSON.readTree(created.getBody()).get("processInstanceId").asText();
-    }
-
-    private void approve(String pid) {
-        Task approval = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
-                .taskDefinitionKey("UserTask_ApproveRollout").singleResult(), t -> t != null);
-        ResponseEntity<String> done = completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
-        assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
-    }
-
-    private ResponseEntity<String> completeTask(String taskId, Map<String, Object> variables) {
-        return admin().postForEntity("/engine-rest/task/" + taskId + "/complete", json(Map.of("variables", variables)), String.class);
-    }
-
-    private void awaitEnded(String pid, String endActivity) {
-        HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(90)).until(() -> history.createHistoricProcessInstanceQuery()
-                .processInstanceId(pid).finished().singleResult(), p -> p != null);
-        assertThat(ended.getEndActivityId()).isEqualTo(endActivity);
-    }
-
-    private void awaitSetRunning() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            JsonNode set = readSet();
-            int running = 0;
-            for (JsonNode i : set.get("instances")) {
-                running += "running".equals(i.path("status").asText()) ? 1 : 0;
-            }
-            return running == 3;
-        });
-    }
-
-    private JsonNode readSet() throws Exception {
-        ResponseEntity<String> response = admin().getForEntity("/api/replica-sets/" + SET, String.class);
-        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
-        return JSON.readTree(response.getBody());
-    }
 
     private String cvmComposeHash(String name) throws Exception {
         return simulatorCvm(name).get("compose_hash").asText();
@@ -237,11 +198,5 @@ class RolloutEndToEndTest {
             max = Math.max(max, down);
         }
         return max;
-    }
-
-    private static HttpEntity<Object> json(Object body) {
-        HttpHeaders headers = new HttpHeaders();
-        headers.setContentType(MediaType.APPLICATION_JSON);
-        return new HttpEntity<>(body, headers);
     }
 }

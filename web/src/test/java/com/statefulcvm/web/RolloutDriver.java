@@ -1,0 +1,93 @@
+package com.statefulcvm.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Drives rollouts as an operator would, over the application's HTTP APIs; shared by the end-to-end tests. */
+final class RolloutDriver {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final TestRestTemplate http;
+    private final TaskService tasks;
+    private final HistoryService history;
+    private final String set;
+
+    RolloutDriver(TestRestTemplate http, TaskService tasks, HistoryService history, String set) {
+        this.http = http;
+        this.tasks = tasks;
+        this.history = history;
+        this.set = set;
+    }
+
+    TestRestTemplate admin() {
+        return http.withBasicAuth("admin", "admin");
+    }
+
+    String startRollout(String compose) throws Exception {
+        ResponseEntity<String> created = admin().postForEntity("/api/replica-sets/" + set + "/rollouts",
+                json(Map.of("dockerCompose", compose)), String.class);
+        assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+        return JSON.readTree(created.getBody()).get("processInstanceId").asText();
+    }
+
+    /** Completes the approval before the rollout, through the engine's REST API as Tasklist does. */
+    void approve(String pid) {
+        Task approval = awaitTask(pid, "UserTask_ApproveRollout");
+        ResponseEntity<String> done = completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
+        assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+    }
+
+    Task awaitTask(String pid, String taskDefinitionKey) {
+        return await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
+                .taskDefinitionKey(taskDefinitionKey).singleResult(), t -> t != null);
+    }
+
+    ResponseEntity<String> completeTask(String taskId, Map<String, Object> variables) {
+        return admin().postForEntity("/engine-rest/task/" + taskId + "/complete", json(Map.of("variables", variables)), String.class);
+    }
+
+    void awaitEnded(String pid, String endActivity) {
+        HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(90)).until(() -> history.createHistoricProcessInstanceQuery()
+                .processInstanceId(pid).finished().singleResult(), p -> p != null);
+        assertThat(ended.getEndActivityId()).isEqualTo(endActivity);
+    }
+
+    JsonNode readSet() throws Exception {
+        ResponseEntity<String> response = admin().getForEntity("/api/replica-sets/" + set, String.class);
+        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+        return JSON.readTree(response.getBody());
+    }
+
+    void awaitAllRunning(int replicas) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            int running = 0;
+            for (JsonNode i : readSet().get("instances")) {
+                running += "running".equals(i.path("status").asText()) ? 1 : 0;
+            }
+            return running == replicas;
+        });
+    }
+
+    static HttpEntity<Object> json(Object body) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        return new HttpEntity<>(body, headers);
+    }
+}
