@@ -59,7 +59,7 @@ describe("CLI phala 1.1.18", () => {
     assert.equal(code, 0, stderr);
     assert.match(stdout, /APP_ID\s+CVM\s+STATUS\s+UPTIME/);
     for (const name of ["cli-alpha", "cli-beta"]) {
-      assert.match(stdout, new RegExp(`${apps[name]}\\s+${name}\\s+running\\s+\\d+s`));
+      assert.match(stdout, new RegExp(`${apps[name]}\\s+${name}\\s+running\\s+(\\d+[hm] )*\\d+s`));
     }
     assert.match(stdout + stderr, /Page 1\/1 \(total 2\)/);
   });

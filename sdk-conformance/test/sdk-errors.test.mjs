@@ -19,7 +19,16 @@ import {
   startCvm,
   ValidationError,
 } from "@phala/cloud";
-import { clearFaults, client, COMPOSE, eventually, injectFault, resetSimulator, SDK_VERSIONS } from "./support.mjs";
+import {
+  clearFaults,
+  client,
+  COMPOSE,
+  eventually,
+  injectFault,
+  resetSimulator,
+  SDK_VERSIONS,
+  setTimings,
+} from "./support.mjs";
 
 const NAME = "sdk-errors";
 let appId;
@@ -59,9 +68,14 @@ describe("errors decoded by SDK 0.2.9", () => {
 
   test("409 while another operation runs -> BusinessError with the platform's message", async () => {
     const sdk = client("2026-01-21");
-    await restartCvm(sdk, { id: NAME });
-    await rejectsWith(restartCvm(sdk, { id: NAME }), BusinessError, 409,
-      "Another operation is in progress on this CVM");
+    const timings = await setTimings({ restartMs: 2_000 }); // long enough for the second call, however slow
+    try {
+      await restartCvm(sdk, { id: NAME });
+      await rejectsWith(restartCvm(sdk, { id: NAME }), BusinessError, 409,
+        "Another operation is in progress on this CVM");
+    } finally {
+      await setTimings(timings);
+    }
     await eventually("CVM running again", async () => (await getCvmInfo(sdk, { id: NAME })).status === "running");
   });
 

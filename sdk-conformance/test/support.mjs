@@ -44,6 +44,12 @@ async function admin(method, path, body) {
 export const resetSimulator = () => admin("POST", "/reset");
 export const injectFault = (fault) => admin("POST", "/faults", fault);
 export const clearFaults = () => admin("DELETE", "/faults");
+/** Changes transition durations (ms), e.g. {@code {restartMs: 2000}}; answers the timings as they were before. */
+export async function setTimings(timings) {
+  const before = await admin("GET", "/timings");
+  await admin("PUT", "/timings", timings);
+  return before;
+}
 
 /** Calls {@code probe} until it answers a truthy value; fails with the last answer once the deadline has passed. */
 export async function eventually(what, probe, { timeoutMs = 20_000, intervalMs = 100 } = {}) {

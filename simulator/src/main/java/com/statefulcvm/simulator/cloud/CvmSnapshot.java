@@ -51,6 +51,10 @@ public record CvmSnapshot(
     public static final String OS_VERSION = CvmViews.OS_VERSION;
     public static final String OS_IMAGE_HASH = CvmViews.OS_IMAGE_HASH;
     public static final String KMS_TYPE = SimulatedCloud.KMS_TYPE;
+    /** The simulator's one KMS (off-chain), as the older API versions name it in {@code kms_info}. */
+    public static final String KMS_ID = "kms_sim_phala";
+    public static final String KMS_SLUG = "phala-sim";
+    public static final String KMS_VERSION = "v0.5.3";
 
     /** The operation in flight. */
     public record Op(String type, String target, Instant startedAt, String correlationId) {

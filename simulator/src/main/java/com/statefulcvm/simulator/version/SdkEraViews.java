@@ -35,10 +35,6 @@ import static com.statefulcvm.simulator.version.Wire.text;
  */
 abstract class SdkEraViews implements ApiViews {
 
-    static final String KMS_ID = "kms_sim_phala";
-    static final String KMS_SLUG = "phala-sim";
-    static final String KMS_VERSION = "v0.5.3";
-
     @Override
     public LegacyVm created(CvmSnapshot cvm) {
         return vm(cvm);
@@ -138,8 +134,8 @@ abstract class SdkEraViews implements ApiViews {
 
     /** The simulator's one KMS (off-chain) in the SDK's {@code KmsInfoSchema}. */
     static KmsInfo kmsInfo(CvmSnapshot cvm) {
-        return new KmsInfo(KMS_ID, KMS_SLUG, "https://kms." + cvm.gatewayBaseDomain(), KMS_VERSION, null, null,
-                null);
+        return new KmsInfo(CvmSnapshot.KMS_ID, CvmSnapshot.KMS_SLUG, "https://kms." + cvm.gatewayBaseDomain(),
+                CvmSnapshot.KMS_VERSION, null, null, null);
     }
 
     /** The integer id as the string that {@code id} fields declared as strings carry. */

@@ -82,7 +82,7 @@ final class ViewsV20251028 extends SdkEraViews {
     private static AppInfoV20251028.CvmBasicInfo basic(CvmSnapshot cvm) {
         return new AppInfoV20251028.CvmBasicInfo(cvm.vmUuid(), cvm.appId(), cvm.name(), cvm.status(), cvm.vcpu(),
                 memoryMb(cvm), cvm.diskSize(), cvm.nodeId(), cvm.nodeName(), cvm.region(), CvmSnapshot.KMS_TYPE,
-                cvm.instanceType(), false, CvmSnapshot.OS_NAME, KMS_SLUG, KMS_ID, cvm.instanceId(),
-                machineInfo(cvm), text(cvm.updatedAt()));
+                cvm.instanceType(), false, CvmSnapshot.OS_NAME, CvmSnapshot.KMS_SLUG, CvmSnapshot.KMS_ID,
+                cvm.instanceId(), machineInfo(cvm), text(cvm.updatedAt()));
     }
 }

@@ -38,7 +38,7 @@ final class CvmFilter {
             filter = filter.and(cvm -> instanceType.equals(cvm.instanceType()));
         }
         if (kmsSlug != null) {
-            filter = filter.and(cvm -> kmsSlug.equals("phala-sim"));
+            filter = filter.and(cvm -> kmsSlug.equals(CvmSnapshot.KMS_SLUG));
         }
         if (kmsType != null) {
             filter = filter.and(cvm -> kmsType.equalsIgnoreCase(CvmSnapshot.KMS_TYPE));

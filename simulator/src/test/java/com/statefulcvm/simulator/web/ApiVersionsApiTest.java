@@ -156,6 +156,8 @@ class ApiVersionsApiTest extends SimulatorHttpTestBase {
 
     @Test
     void theOlderVersionsNeverAnswerNullWhereTheSdkWantsAStringOrAbsence() {
+        // the CVM stays "creating" (no instance_id) for the whole test
+        assertThat(sim.put(SimClient.ADMIN + "/timings", Map.of("createMs", 60_000)).status()).isEqualTo(200);
         JsonNode created = createApp("fresh-app");
         String ref = created.get("name").asText();
         for (String version : List.of(V1, V2)) {
@@ -172,6 +174,7 @@ class ApiVersionsApiTest extends SimulatorHttpTestBase {
 
     @Test
     void theNewestVersionKeepsNullsAndUrlsWithoutAnInstance() {
+        assertThat(sim.put(SimClient.ADMIN + "/timings", Map.of("createMs", 60_000)).status()).isEqualTo(200);
         JsonNode created = createApp("fresh-newest");
         JsonNode state = ok(sim.get(api("/cvms/fresh-newest/state")));
         assertThat(state.get("id").asText()).isEqualTo(created.get("id").asText());
