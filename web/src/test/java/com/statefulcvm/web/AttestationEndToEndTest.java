@@ -73,6 +73,9 @@ class AttestationEndToEndTest {
         JsonNode set = JSON.readTree(admin().getForObject("/api/replica-sets/" + SET, String.class));
         JsonNode slot1 = set.get("instances").get(1);
         assertThat(slot1.get("condition").asText()).startsWith("Attested false: ADMISSION_REJECTED").contains("compose_hash");
+        assertThat(slot1.get("attested").asBoolean(true)).isFalse();
+        assertThat(slot1.get("attestation").asText()).startsWith("ADMISSION_REJECTED").contains("compose_hash");
+        assertThat(set.get("instances").get(2).get("attested").asBoolean()).as("webdemo-2 was admitted").isTrue();
         assertThat(set.get("instances").get(2).get("condition").asText()).as("the honest slot before it passed")
                 .startsWith("Ready");
 

@@ -128,8 +128,8 @@ public class AttestInstance implements JavaDelegate {
         execution.setVariable("attestationCode", decision.code());
         execution.setVariable("attestationReason", decision.summary());
         execution.setVariable("attestationChecks", checks);
-        String condition = decision.admitted() ? "Attested: admitted" : "Attested false: " + decision.summary();
-        observer.recordCondition(step.spec(), step.slot(), condition);
+        observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
+        observer.recordCondition(step.spec(), step.slot(), decision.admitted() ? "Attested: admitted" : "Attested false: " + decision.summary());
         if (decision.admitted()) {
             log.info("{} admitted after attestation", step.slot());
         } else {

@@ -74,6 +74,11 @@ public class ReplicaSetObserver {
         return updated;
     }
 
+    public void recordAttestation(ReplicaSetSpec spec, String slot, boolean attested, String reason) {
+        registry.instance(spec.getName(), replicaSets.ordinalOf(spec, slot))
+                .ifPresent(record -> registry.save(record.withAttestation(attested, reason, clock.instant())));
+    }
+
     public void recordCondition(ReplicaSetSpec spec, String slot, String condition) {
         registry.instance(spec.getName(), replicaSets.ordinalOf(spec, slot))
                 .ifPresent(record -> registry.save(record.withCondition(condition, clock.instant())));
@@ -105,17 +110,21 @@ public class ReplicaSetObserver {
         // A probe result belongs to one CVM while it runs; anything else makes health unknown or false.
         Boolean healthy = !running ? Boolean.FALSE : sameCvm ? previous.healthy() : null;
         String condition = sameCvm && running && previous.condition() != null ? previous.condition() : "Status " + cvm.status();
+        // An attestation speaks for one boot of one CVM: leaving "running" (restart, update, stop) or a new CVM ends it.
+        boolean sameBoot = sameCvm && running && "running".equals(previous.status());
         return new InstanceRecord(previous.replicaSet(), previous.ordinal(), previous.slot(), cvm.id(), cvm.vmUuid(),
-                cvm.instanceId(), cvm.composeHash(), cvm.status(), healthy, condition, previous.observedAt());
+                cvm.instanceId(), cvm.composeHash(), cvm.status(), healthy, condition, previous.observedAt(),
+                sameBoot ? previous.attested() : null, sameBoot ? previous.attestation() : null,
+                sameBoot ? previous.attestedAt() : null);
     }
 
     private static InstanceRecord missing(InstanceRecord previous) {
         return new InstanceRecord(previous.replicaSet(), previous.ordinal(), previous.slot(), null, null, null, null,
-                "missing", false, "No CVM in this slot", previous.observedAt());
+                "missing", false, "No CVM in this slot", previous.observedAt(), null, null, null);
     }
 
     private InstanceRecord stamped(InstanceRecord r) {
         return new InstanceRecord(r.replicaSet(), r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.composeHash(),
-                r.status(), r.healthy(), r.condition(), clock.instant());
+                r.status(), r.healthy(), r.condition(), clock.instant(), r.attested(), r.attestation(), r.attestedAt());
     }
 }

@@ -12,11 +12,12 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                       List<InstanceView> instances, String observationError) {
 
     record InstanceView(int ordinal, String name, String cvmId, String vmUuid, String instanceId, String status,
-                        String composeHash, Boolean healthy, String condition, Instant observedAt) {
+                        String composeHash, Boolean healthy, String condition, Instant observedAt,
+                        Boolean attested, String attestation, Instant attestedAt) {
 
         static InstanceView of(InstanceRecord r) {
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
-                    r.healthy(), r.condition(), r.observedAt());
+                    r.healthy(), r.condition(), r.observedAt(), r.attested(), r.attestation(), r.attestedAt());
         }
     }
 }
