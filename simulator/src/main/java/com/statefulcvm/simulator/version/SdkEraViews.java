@@ -58,9 +58,7 @@ abstract class SdkEraViews implements ApiViews {
 
     @Override
     public NetworkInfo network(CvmSnapshot cvm) {
-        boolean online = cvm.running();
-        return new NetworkInfo(online, true, online ? null : "CVM is not running", cvm.internalIp(),
-                online ? text(cvm.observedAt()) : null, Wire.completeUrls(cvm));
+        return Wire.network(cvm, Wire.completeUrls(cvm));
     }
 
     @Override

@@ -70,9 +70,7 @@ final class ViewsV20260522 implements ApiViews {
 
     @Override
     public NetworkInfo network(CvmSnapshot cvm) {
-        boolean online = cvm.running();
-        return new NetworkInfo(online, true, online ? null : "CVM is not running", cvm.internalIp(),
-                online ? text(cvm.observedAt()) : null, Wire.urls(cvm));
+        return Wire.network(cvm, Wire.urls(cvm));
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import com.statefulcvm.simulator.api.CvmInfo;
+import com.statefulcvm.simulator.api.NetworkInfo;
 import com.statefulcvm.simulator.cloud.CvmSnapshot;
 
 /** Small conversions every version's views share. */
@@ -27,6 +28,13 @@ final class Wire {
     /** Every published port's URLs; {@code instance} null before the first boot. */
     static List<CvmInfo.Url> urls(CvmSnapshot cvm) {
         return cvm.urls().stream().map(url -> new CvmInfo.Url(url.app(), url.instance())).toList();
+    }
+
+    /** The network read; versions differ only in which URL list they may show. */
+    static NetworkInfo network(CvmSnapshot cvm, List<CvmInfo.Url> urls) {
+        boolean online = cvm.running();
+        return new NetworkInfo(online, true, online ? null : "CVM is not running", cvm.internalIp(),
+                online ? text(cvm.observedAt()) : null, urls);
     }
 
     /** Only the URLs with both parts: older versions never answer an instance URL of null. */
