@@ -61,10 +61,6 @@ public class FleetValidator {
         }
     }
 
-    public Set<String> workloadTypes() {
-        return workloadTypes;
-    }
-
     private void validateSet(ReplicaSetSpec set, Problems p) {
         if (isBlank(set.getName())) {
             p.add("name", "is required");

@@ -78,7 +78,7 @@ public class AttestInstance implements JavaDelegate {
             AdmissionRequest request = new AdmissionRequest(step.slot(), appId,
                     allowedComposeHashes(execution, step.cvm()), (String) execution.getVariable("boundInstanceId"), nonce.reportDataHex());
             try {
-                Verdict verdict = verifier.verify(evidenceOf(evidence(step, nonce)), settings.options().apply(clock.instant()));
+                Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
                 checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
                         .collect(Collectors.joining("\n"));
                 decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
@@ -91,15 +91,12 @@ public class AttestInstance implements JavaDelegate {
         record(execution, step, decision, checks);
     }
 
-    private String evidence(SlotStep step, NonceBinding nonce) {
+    /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */
+    private Evidence evidence(SlotStep step, NonceBinding nonce) {
         CvmInfo cvm = step.cvm();
         String baseDomain = cvm.gateway() == null ? null : cvm.gateway().baseDomain();
         URI agent = urls.resolve(cvm.instanceId(), settings.guestAgentPort(), baseDomain, "");
-        return guestAgent.getQuote(agent, nonce.reportDataHex());
-    }
-
-    private Evidence evidenceOf(String json) {
-        return Evidence.fromGetQuoteJson(json);
+        return Evidence.fromGetQuoteJson(guestAgent.getQuote(agent, nonce.reportDataHex()));
     }
 
     /** The set's current revision(s), passed in by the procedure, and the revision Phala reports this CVM now runs. */
@@ -129,7 +126,6 @@ public class AttestInstance implements JavaDelegate {
         execution.setVariable("attestationReason", decision.summary());
         execution.setVariable("attestationChecks", checks);
         observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
-        observer.recordCondition(step.spec(), step.slot(), decision.admitted() ? "Attested: admitted" : "Attested false: " + decision.summary());
         if (decision.admitted()) {
             log.info("{} admitted after attestation", step.slot());
         } else {

@@ -10,6 +10,7 @@ import com.statefulcvm.fleet.Slots;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,9 +75,12 @@ public class ReplicaSetObserver {
         return updated;
     }
 
+    /** The verdict for the CVM's current boot; the condition says the same, as the latest thing that happened. */
     public void recordAttestation(ReplicaSetSpec spec, String slot, boolean attested, String reason) {
+        Instant now = clock.instant();
+        String condition = attested ? "Attested: admitted" : "Attested false: " + reason;
         registry.instance(spec.getName(), replicaSets.ordinalOf(spec, slot))
-                .ifPresent(record -> registry.save(record.withAttestation(attested, reason, clock.instant())));
+                .ifPresent(record -> registry.save(record.withAttestation(attested, reason, now).withCondition(condition, now)));
     }
 
     public void recordCondition(ReplicaSetSpec spec, String slot, String condition) {

@@ -1,6 +1,8 @@
 package com.statefulcvm.web.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.connectors.attestation.AttestationVerifier;
 import com.statefulcvm.connectors.attestation.Collateral;
 import com.statefulcvm.connectors.attestation.Evidence;
@@ -28,11 +30,13 @@ class AttestationController {
     private final AttestationVerifier verifier;
     private final AttestationSettings settings;
     private final Clock clock;
+    private final ObjectMapper json;
 
-    AttestationController(AttestationVerifier verifier, AttestationSettings settings, Clock clock) {
+    AttestationController(AttestationVerifier verifier, AttestationSettings settings, Clock clock, ObjectMapper json) {
         this.verifier = verifier;
         this.settings = settings;
         this.clock = clock;
+        this.json = json;
     }
 
     @PostMapping(path = "/verify", consumes = "application/json")
@@ -66,7 +70,7 @@ class AttestationController {
     }
 
     /** event_log and vm_config come as JSON text in GetQuote answers; accept the parsed JSON too. */
-    private static String jsonText(JsonNode body, String field, boolean required) {
+    private String jsonText(JsonNode body, String field, boolean required) {
         JsonNode node = body.get(field);
         if (node == null || node.isNull()) {
             if (required) {
@@ -76,8 +80,8 @@ class AttestationController {
         }
         if (node.isTextual()) {
             try {
-                com.fasterxml.jackson.databind.json.JsonMapper.builder().build().readTree(node.asText());
-            } catch (Exception e) {
+                json.readTree(node.asText());
+            } catch (JsonProcessingException e) {
                 throw new ApiProblem(HttpStatus.BAD_REQUEST, field + ": is not valid JSON text");
             }
             return node.asText();
