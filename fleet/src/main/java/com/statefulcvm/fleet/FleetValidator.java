@@ -21,7 +21,7 @@ public class FleetValidator {
     private static final Pattern CVM_NAME = Pattern.compile("^[A-Za-z][A-Za-z0-9-]{4,62}$");
     private static final Pattern SET_NAME = Pattern.compile("^[a-z][a-z0-9-]*[a-z0-9]$");
     private static final Pattern APP_ID = Pattern.compile("^(app_)?[0-9a-f]{40}$");
-    static final int MAX_REPLICAS = 100;
+    public static final int MAX_REPLICAS = 100;
 
     private final Set<String> workloadTypes;
     private final boolean missingAppsMayBeCreated;
@@ -69,7 +69,7 @@ public class FleetValidator {
             p.add("name", "is required");
         } else if (!SET_NAME.matcher(set.getName()).matches()) {
             p.add("name", "must be lower-case letters, digits and '-', starting with a letter (was '" + set.getName() + "')");
-        } else if (!CVM_NAME.matcher(set.slotName(Math.max(0, set.getReplicas() - 1 + surgeSlots(set)))).matches()) {
+        } else if (!CVM_NAME.matcher(set.slotName(Math.max(0, Math.max(set.getReplicas(), maxScaled(set)) - 1 + surgeSlots(set)))).matches()) {
             p.add("name", "gives slot names such as '" + set.slotName(0) + "' that Phala rejects: a CVM name has 5 to 63 characters");
         }
         if (isBlank(set.getAppId())) {
@@ -104,6 +104,12 @@ public class FleetValidator {
         validateHooks(set, p);
         com.statefulcvm.fleet.healing.AutoHealing.problems(set.getAutoHealing(), set.getReplicas()).forEach(p::add);
         com.statefulcvm.fleet.failover.Failover.problems(set.getFailover()).forEach(p::add);
+        com.statefulcvm.fleet.scaling.Scaling.problems(set.getScaling(), set.getReplicas(), MAX_REPLICAS).forEach(p::add);
+    }
+
+    /** The most replicas a scale may give the set: its slot names must be valid CVM names too. */
+    private static int maxScaled(ReplicaSetSpec set) {
+        return set.getScaling() == null ? 0 : set.getScaling().maxReplicasFor(set.getReplicas(), MAX_REPLICAS);
     }
 
     private void validateHooks(ReplicaSetSpec set, Problems p) {

@@ -3,6 +3,7 @@ package com.statefulcvm.fleet;
 import com.statefulcvm.fleet.failover.Failover;
 import com.statefulcvm.fleet.healing.AutoHealing;
 import com.statefulcvm.fleet.hooks.Hooks;
+import com.statefulcvm.fleet.scaling.Scaling;
 
 /**
  * One replica set as the operator declares it in the fleet file. Mutable so that Spring Boot can bind it; the
@@ -29,9 +30,36 @@ public class ReplicaSetSpec {
     private Hooks hooks = new Hooks();
     private AutoHealing autoHealing = new AutoHealing();
     private Failover failover = new Failover();
+    private Scaling scaling = new Scaling();
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
+    }
+
+    /**
+     * The same set with another desired replica count (a scale's, see {@code DesiredReplicas}); every other field is
+     * shared with this one. The fleet file's own spec is never changed.
+     */
+    public ReplicaSetSpec withReplicas(int desired) {
+        ReplicaSetSpec copy = new ReplicaSetSpec();
+        copy.name = name;
+        copy.appId = appId;
+        copy.replicas = desired;
+        copy.workloadType = workloadType;
+        copy.dockerCompose = dockerCompose;
+        copy.composeFile = composeFile;
+        copy.instanceType = instanceType;
+        copy.diskSize = diskSize;
+        copy.updatePolicy = updatePolicy;
+        copy.healthCheck = healthCheck;
+        copy.approvals = approvals;
+        copy.attestation = attestation;
+        copy.roleProbe = roleProbe;
+        copy.hooks = hooks;
+        copy.autoHealing = autoHealing;
+        copy.failover = failover;
+        copy.scaling = scaling;
+        return copy;
     }
 
     public String getName() { return name; }
@@ -64,6 +92,8 @@ public class ReplicaSetSpec {
     public void setAutoHealing(AutoHealing autoHealing) { this.autoHealing = autoHealing; }
     public Failover getFailover() { return failover; }
     public void setFailover(Failover failover) { this.failover = failover; }
+    public Scaling getScaling() { return scaling; }
+    public void setScaling(Scaling scaling) { this.scaling = scaling; }
     public RoleProbe getRoleProbe() { return roleProbe; }
     public void setRoleProbe(RoleProbe roleProbe) { this.roleProbe = roleProbe; }
 }
