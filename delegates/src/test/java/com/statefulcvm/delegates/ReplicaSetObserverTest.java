@@ -50,7 +50,7 @@ class ReplicaSetObserverTest {
         spec.setAppId("a".repeat(40));
         FleetDefinition fleet = new FleetDefinition();
         fleet.setReplicaSets(List.of(spec));
-        ReplicaSets sets = new ReplicaSets(fleet, registry);
+        ReplicaSets sets = new ReplicaSets(fleet, registry, mock(com.statefulcvm.fleet.scaling.ScaleRegistry.class));
         InstanceHealth health = new InstanceHealth(probe, new InstanceUrlTemplate("http://127.0.0.1/{instanceId}-{port}{path}"));
         observer = new ReplicaSetObserver(phala, registry, sets, health, Clock.fixed(Instant.parse("2026-11-21T10:00:00Z"), ZoneOffset.UTC));
         when(probe.probe(any(), anyInt(), any())).thenReturn(new ProbeResult(true, 200, "200 OK", Duration.ofMillis(3)));

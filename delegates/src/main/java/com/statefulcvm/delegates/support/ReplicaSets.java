@@ -5,25 +5,51 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.scaling.DesiredReplicas;
+import com.statefulcvm.fleet.scaling.ScaleRegistry;
 import org.springframework.stereotype.Component;
 
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.OptionalInt;
 
-/** Resolves names used in process variables (set name, slot name) to the fleet definition and the Phala ids. */
+/**
+ * Resolves names used in process variables (set name, slot name) to the fleet definition and the Phala ids. Every
+ * spec it hands out carries the set's <b>desired</b> replica count ({@link DesiredReplicas}: a scale's count while the
+ * fleet file still says what it said then), so the planner, the health monitor, the status and every procedure read
+ * one and the same count.
+ */
 @Component
 public class ReplicaSets {
 
     private final FleetDefinition fleet;
     private final InstanceRegistry registry;
+    private final ScaleRegistry scales;
 
-    public ReplicaSets(FleetDefinition fleet, InstanceRegistry registry) {
+    public ReplicaSets(FleetDefinition fleet, InstanceRegistry registry, ScaleRegistry scales) {
         this.fleet = fleet;
         this.registry = registry;
+        this.scales = scales;
     }
 
+    /** The set with its desired replica count. */
     public ReplicaSetSpec spec(String name) {
+        return effective(fileSpec(name));
+    }
+
+    /** The set exactly as the fleet file declares it (its {@code replicas} is the file's). */
+    public ReplicaSetSpec fileSpec(String name) {
         return fleet.find(name).orElseThrow(() -> new NoSuchElementException("unknown replica set '" + name + "'"));
+    }
+
+    /** Every set of the fleet, each with its desired replica count. */
+    public List<ReplicaSetSpec> all() {
+        return fleet.getReplicaSets().stream().map(this::effective).toList();
+    }
+
+    private ReplicaSetSpec effective(ReplicaSetSpec file) {
+        int desired = DesiredReplicas.of(file.getReplicas(), scales.scaled(file.getName()));
+        return desired == file.getReplicas() ? file : file.withReplicas(desired);
     }
 
     public boolean exists(String name) {

@@ -66,7 +66,7 @@ class ReplicaSetController {
     /** From the registry and our own tables only: listing the fleet costs no API call. */
     @GetMapping
     List<ReplicaSetView> list() {
-        return fleet.fleet().getReplicaSets().stream()
+        return replicaSets.all().stream()
                 .map(spec -> status.view(spec, registry.instances(spec.getName()), false, null))
                 .toList();
     }

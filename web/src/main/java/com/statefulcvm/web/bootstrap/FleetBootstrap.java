@@ -9,6 +9,7 @@ import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -45,19 +46,21 @@ class FleetBootstrap {
     private final PhalaCloudClient phala;
     private final InstanceRegistry registry;
     private final ReplicaSetObserver observer;
+    private final ReplicaSets replicaSets;
     private final RevisionHistory revisions;
     private final ObservedConditions conditions;
     private final RevisionComposeHashes composeHashes;
     private final TransactionTemplate transaction;
 
     FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
-                   InstanceRegistry registry, ReplicaSetObserver observer, RevisionHistory revisions,
+                   InstanceRegistry registry, ReplicaSetObserver observer, ReplicaSets replicaSets, RevisionHistory revisions,
                    ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions) {
         this.fleet = fleet;
         this.properties = properties;
         this.phala = phala;
         this.registry = registry;
         this.observer = observer;
+        this.replicaSets = replicaSets;
         this.revisions = revisions;
         this.conditions = conditions;
         this.composeHashes = composeHashes;
@@ -66,8 +69,10 @@ class FleetBootstrap {
 
     @EventListener(ApplicationReadyEvent.class)
     void bootstrap() {
-        for (ReplicaSetSpec spec : fleet.fleet().getReplicaSets()) {
-            ensureInitialRevision(spec);
+        for (ReplicaSetSpec fileSpec : fleet.fleet().getReplicaSets()) {
+            ensureInitialRevision(fileSpec);
+            // the desired count: a scale's, while the fleet file still says what it said then (docs/scaling.md)
+            ReplicaSetSpec spec = replicaSets.spec(fileSpec.getName());
             try {
                 if (properties.getBootstrap().isCreateMissingApps() && (spec.getAppId() == null || spec.getAppId().isBlank())) {
                     ensureApp(spec);

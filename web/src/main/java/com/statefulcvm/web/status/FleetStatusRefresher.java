@@ -2,8 +2,8 @@ package com.statefulcvm.web.status;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -20,19 +20,19 @@ class FleetStatusRefresher {
 
     private static final Logger log = LoggerFactory.getLogger(FleetStatusRefresher.class);
 
-    private final ValidatedFleet fleet;
+    private final ReplicaSets replicaSets;
     private final ReplicaSetObserver observer;
     private final ObservedConditions conditions;
 
-    FleetStatusRefresher(ValidatedFleet fleet, ReplicaSetObserver observer, ObservedConditions conditions) {
-        this.fleet = fleet;
+    FleetStatusRefresher(ReplicaSets replicaSets, ReplicaSetObserver observer, ObservedConditions conditions) {
+        this.replicaSets = replicaSets;
         this.observer = observer;
         this.conditions = conditions;
     }
 
     @Scheduled(initialDelayString = "${orchestrator.observe.interval:PT15S}", fixedDelayString = "${orchestrator.observe.interval:PT15S}")
     void refresh() {
-        for (ReplicaSetSpec spec : fleet.fleet().getReplicaSets()) {
+        for (ReplicaSetSpec spec : replicaSets.all()) {
             try {
                 conditions.track(spec, observer.refreshAndProbe(spec));
             } catch (PhalaApiException | IllegalStateException e) {
