@@ -110,6 +110,46 @@ public final class EtcdClient {
     }
 
     /**
+     * {@code POST /v3/cluster/member/add {"peerURLs", "isLearner"}}: announce a member before it starts (a new member
+     * must start with {@code initial-cluster-state: existing} against a cluster that knows its peer URL). A learner does
+     * not vote, so adding it never changes the quorum; promote it with {@link #promoteMember(String)} once it is in sync.
+     * Not idempotent: look for a member with the peer URL in {@link #memberList()} first. etcd refuses a peer URL that a
+     * member has already (409 {@code etcdserver: Peer URLs already exists}) and, by default, a second learner or a voter
+     * that would leave the cluster without quorum while it starts (412 {@code etcdserver: unhealthy cluster}).
+     *
+     * @param peerUrls the URLs the new member will advertise to its peers
+     * @param learner  true to add a non-voting learner
+     */
+    public EtcdMemberAdded addMember(java.util.List<String> peerUrls, boolean learner) {
+        if (peerUrls == null || peerUrls.isEmpty()) {
+            throw new IllegalArgumentException("a new member needs at least one peer URL");
+        }
+        Answer answer = post("/v3/cluster/member/add", new AddRequest(java.util.List.copyOf(peerUrls), learner), false);
+        return http.read(http.expect(answer, 200), EtcdMemberAdded.class);
+    }
+
+    /**
+     * {@code POST /v3/cluster/member/remove {"ID"}}: the member leaves the cluster for good (it stops itself once it
+     * learns so; its data cannot join again). Any member forwards it to the leader. Removing the leader works, but
+     * moves leadership abruptly: transfer leadership first. 404 {@code etcdserver: member not found} for an ID that is
+     * not (or no longer) a member: see {@link #isMemberNotFound(WorkloadApiException)}.
+     *
+     * @param memberId the member's ID in decimal
+     * @return the members after the removal
+     */
+    public EtcdMemberList removeMember(String memberId) {
+        String id = EtcdIds.canonical(memberId);
+        Answer answer = post("/v3/cluster/member/remove", new PromoteRequest(id), false);
+        return http.read(http.expect(answer, 200), EtcdMemberList.class);
+    }
+
+    /** Whether a failure is etcd saying the member is not (or no longer) in the cluster. */
+    public static boolean isMemberNotFound(WorkloadApiException e) {
+        String text = e.errorText();
+        return text != null && text.toLowerCase(Locale.ROOT).contains("member not found");
+    }
+
+    /**
      * {@code GET /health}: {@code {"health": "true"}}. A 503 with a health body is an answer too (unhealthy), not an
      * exception.
      */
@@ -140,6 +180,10 @@ public final class EtcdClient {
     record MoveLeaderRequest(@JsonProperty("targetID") String targetId) {
     }
 
+    /** promote and remove: the member's ID as the gateway's decimal string. */
     record PromoteRequest(@JsonProperty("ID") String id) {
+    }
+
+    record AddRequest(@JsonProperty("peerURLs") java.util.List<String> peerUrls, @JsonProperty("isLearner") boolean isLearner) {
     }
 }

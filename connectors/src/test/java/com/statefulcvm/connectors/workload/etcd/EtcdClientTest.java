@@ -243,6 +243,63 @@ class EtcdClientTest {
                 .hasMessageEndingWith("412 etcdserver: can only promote a learner member which is in sync with leader");
     }
 
+    /** etcd 3.4.23's answer to a learner added before it started: no name, no client URLs. */
+    static final String MEMBER_ADDED = """
+            {"header":{"cluster_id":"15118495548433857066","member_id":"13668033151171901709","raft_term":"2"},\
+            "member":{"ID":"2212341425372584193","peerURLs":["http://10.0.0.4:2380"],"isLearner":true},\
+            "members":[\
+            {"ID":"13668033151171901709","name":"etcd-0","peerURLs":["http://10.0.0.1:2380"],\
+            "clientURLs":["http://10.0.0.1:2379"]},\
+            {"ID":"2212341425372584193","peerURLs":["http://10.0.0.4:2380"],"isLearner":true}]}""";
+
+    @Test
+    void addMemberSendsPeerUrlsAndTheLearnerFlag() throws IOException {
+        stub.on("POST", "/v3/cluster/member/add", Reply.json(200, MEMBER_ADDED));
+
+        EtcdMemberAdded added = client.addMember(java.util.List.of("http://10.0.0.4:2380"), true);
+
+        assertThat(added.member().id()).isEqualTo(LEARNER_ID);
+        assertThat(added.member().isLearner()).isTrue();
+        assertThat(added.member().isStarted()).isFalse();
+        assertThat(added.members()).hasSize(2);
+        JsonNode body = WorkloadJson.mapper().readTree(stub.last().body());
+        assertThat(body.get("peerURLs").get(0).asText()).isEqualTo("http://10.0.0.4:2380");
+        assertThat(body.get("isLearner").asBoolean()).isTrue();
+        assertThat(stub.last().method()).isEqualTo("POST");
+    }
+
+    @Test
+    void addMemberRefusalsCarryTheGatewayMessageAndAreNotRetried() {
+        stub.on("POST", "/v3/cluster/member/add", Reply.json(409,
+                "{\"error\":\"etcdserver: Peer URLs already exists\",\"message\":\"etcdserver: Peer URLs already exists\",\"code\":6}"));
+
+        WorkloadApiException e = failure(() -> client.addMember(java.util.List.of("http://10.0.0.4:2380"), true));
+
+        assertThat(e.status()).isEqualTo(409);
+        assertThat(e.errorText()).isEqualTo("etcdserver: Peer URLs already exists");
+        assertThat(e.isRetryable()).isFalse();
+        assertThat(stub.requests()).hasSize(1);
+        assertThatThrownBy(() -> client.addMember(java.util.List.of(), true)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void removeMemberSendsTheIdAndReturnsTheMembersLeft() throws IOException {
+        stub.on("POST", "/v3/cluster/member/remove", Reply.json(200, MEMBER_LIST));
+
+        EtcdMemberList left = client.removeMember(FOLLOWER_ID);
+
+        assertThat(left.members()).hasSize(3);
+        JsonNode body = WorkloadJson.mapper().readTree(stub.last().body());
+        assertThat(body.fieldNames()).toIterable().containsExactly("ID");
+        assertThat(body.get("ID").asText()).isEqualTo(FOLLOWER_ID);
+
+        stub.on("POST", "/v3/cluster/member/remove", Reply.json(404,
+                "{\"error\":\"etcdserver: member not found\",\"message\":\"etcdserver: member not found\",\"code\":5}"));
+        WorkloadApiException gone = failure(() -> client.removeMember(FOLLOWER_ID));
+        assertThat(EtcdClient.isMemberNotFound(gone)).isTrue();
+        assertThat(EtcdClient.isNotLeader(gone)).isFalse();
+    }
+
     @Test
     void grpcGatewayV2ErrorsHaveOnlyMessage() {
         stub.on("POST", "/v3/maintenance/status", Reply.json(503,
