@@ -9,11 +9,11 @@ import java.util.List;
  * A task whose gateway knows a fixed set of answers in {@code decision}: anything else is refused before the task
  * completes, and the task stays open. An accepted answer is recorded with who gave it and when ({@link TaskDecisions}).
  */
-abstract class RequireChoice implements TaskListener {
+public abstract class RequireChoice implements TaskListener {
 
     private final List<String> choices;
 
-    RequireChoice(String... choices) {
+    protected RequireChoice(String... choices) {
         this.choices = List.of(choices);
     }
 
