@@ -36,7 +36,11 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
         "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn",
         "processes/drain-patroni.bpmn", "processes/rejoin-patroni.bpmn",
         "processes/drain-etcd.bpmn", "processes/rejoin-etcd.bpmn",
-        "processes/drain-consul.bpmn", "processes/rejoin-consul.bpmn"})
+        "processes/drain-consul.bpmn", "processes/rejoin-consul.bpmn",
+        "processes/add-generic.bpmn", "processes/join-generic.bpmn", "processes/leave-generic.bpmn",
+        "processes/add-patroni.bpmn", "processes/join-patroni.bpmn", "processes/leave-patroni.bpmn",
+        "processes/add-etcd.bpmn", "processes/join-etcd.bpmn", "processes/leave-etcd.bpmn",
+        "processes/add-consul.bpmn", "processes/join-consul.bpmn", "processes/leave-consul.bpmn"})
 class HookProcessesTest {
 
     @RegisterExtension
@@ -52,7 +56,8 @@ class HookProcessesTest {
         init(extension.getProcessEngine());
         for (String bean : List.of("callPreStopEndpoint", "checkPatroniStreaming", "switchOverPatroniLeader", "confirmPatroniLeader",
                 "checkEtcdQuorum", "moveEtcdLeadership", "confirmEtcdLeader", "checkEtcdMemberCaughtUp",
-                "checkConsulFailureTolerance", "transferConsulLeadership", "confirmConsulLeader", "checkConsulVoter")) {
+                "checkConsulFailureTolerance", "transferConsulLeadership", "confirmConsulLeader", "checkConsulVoter",
+                "addEtcdLearner", "promoteEtcdLearner", "removeEtcdMember", "leaveConsul")) {
             Mocks.register(bean, (JavaDelegate) ex -> {
                 calls.add(bean);
                 Object answer = next(bean, true);
@@ -249,5 +254,60 @@ class HookProcessesTest {
         assertThat(taskService().getVariable(task, "hookFailure")).isEqualTo("the drain of db-1 failed: member list: 503");
         taskService().complete(task, Map.of("decision", "continue"));
         that(pi).isEnded().hasPassed("EndEvent_ContinuedByOperator");
+    }
+
+    @Test
+    void scalingProceduresWithNothingToDoEndAtOnce() {
+        for (String key : List.of("add-generic", "join-generic", "leave-generic", "add-patroni", "leave-patroni", "add-consul")) {
+            that(start(key)).as(key).isEnded().hasPassed("EndEvent_Done");
+        }
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void etcdAddsALearnerOncePromotesItWhenInSyncAndRemovesItOnLeave() {
+        answers("addEtcdLearner", false, true);
+        ProcessInstance add = start("add-etcd");
+        drive();
+        that(add).isEnded().hasPassed("Timer_AddLearner", "EndEvent_Done");
+
+        answers("promoteEtcdLearner", false, false, true);
+        answers("checkEtcdMemberCaughtUp", false, true);
+        ProcessInstance join = start("join-etcd");
+        drive();
+        that(join).isEnded().hasPassed("Timer_Promote", "Task_CheckCaughtUp", "Timer_CheckCaughtUp", "EndEvent_Done");
+
+        ProcessInstance leave = start("leave-etcd");
+        that(leave).isEnded().hasPassed("Task_RemoveMember", "EndEvent_Done");
+        assertThat(calls).containsExactly("addEtcdLearner", "addEtcdLearner", "promoteEtcdLearner", "promoteEtcdLearner",
+                "promoteEtcdLearner", "checkEtcdMemberCaughtUp", "checkEtcdMemberCaughtUp", "removeEtcdMember");
+    }
+
+    @Test
+    void aPatroniReplicaJoinsOnceItStreamsAndAConsulServerOnceItVotes() {
+        answers("checkPatroniStreaming", false, true);
+        ProcessInstance patroni = start("join-patroni");
+        drive();
+        that(patroni).isEnded().hasPassed("Timer_CheckStreaming", "EndEvent_Done");
+        answers("checkConsulVoter", false, true);
+        ProcessInstance consul = start("join-consul");
+        drive();
+        that(consul).isEnded().hasPassed("Timer_CheckVoter", "EndEvent_Done");
+        answers("leaveConsul", false, true);
+        ProcessInstance leave = start("leave-consul");
+        drive();
+        that(leave).isEnded().hasPassed("Timer_Leave", "EndEvent_Done");
+        assertThat(calls).containsExactly("checkPatroniStreaming", "checkPatroniStreaming", "checkConsulVoter", "checkConsulVoter",
+                "leaveConsul", "leaveConsul");
+    }
+
+    @Test
+    void aScalingHookRunsThroughRunHookLikeADrain() {
+        answers("addEtcdLearner", new BpmnError("HOOK_FAILED", "no etcd peer URL for db-1"));
+        ProcessInstance pi = runHook("add", "etcd", "ABANDON");
+        drive();
+        org.camunda.bpm.engine.task.Task task = taskService().createTaskQuery().processInstanceId(pi.getId()).singleResult();
+        assertThat(task.getName()).isEqualTo("The add of db-1 did not finish: retry, continue anyway or abort");
+        assertThat(runtimeService().getVariable(pi.getId(), "hookFailure")).isEqualTo("the add of db-1 failed: no etcd peer URL for db-1");
     }
 }

@@ -39,7 +39,8 @@ public class RecordScale implements JavaDelegate {
             case "refused" -> "refused: " + execution.getVariable(SCALE_REFUSAL);
             case "no-change" -> "no change: " + execution.getVariable(PLAN_SUMMARY);
             case "rejected" -> "rejected by the operator: " + set + " stays at " + now + " replicas (asked: " + requested + ")";
-            case "stopped" -> "stopped by the operator at " + execution.getVariable(HALT_REASON) + "; " + set + " has " + now
+            case "stopped" -> "stopped by the operator (" + Objects.toString(execution.getVariable(HALT_REASON),
+                    "a hook was aborted") + "); " + set + " has " + now
                     + " replicas (was " + from + ", asked: " + requested + ")";
             default -> "scaled " + set + " from " + from + " to " + now + " replicas";
         };
