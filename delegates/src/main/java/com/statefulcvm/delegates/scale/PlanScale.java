@@ -1,36 +1,25 @@
 package com.statefulcvm.delegates.scale;
 
-import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.support.ComposeValue;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
-import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
-import com.statefulcvm.fleet.Slots;
-import com.statefulcvm.fleet.scaling.RetainedSlot;
 import com.statefulcvm.fleet.scaling.ScalePlan;
-import com.statefulcvm.fleet.scaling.ScaleRegistry;
-import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ACTIONS;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.ALLOWED_COMPOSE_HASHES;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.BOUND_INSTANCE_IDS;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.HEALTH_PROBE_INTERVAL;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
@@ -51,20 +40,14 @@ import static com.statefulcvm.delegates.scale.ScaleVariables.*;
 @Component("planScale")
 public class PlanScale implements JavaDelegate {
 
-    /** The per-type procedures a scale calls through run-hook.bpmn; a type without them cannot be scaled. */
-    static final List<String> HOOKS = List.of("add", "join", "leave");
-
     private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
-    private final ScaleRegistry scales;
+    private final ScalePlanning planning;
     private final RevisionHistory revisions;
     private final RolloutSettings settings;
 
-    public PlanScale(ReplicaSets replicaSets, PhalaCloudClient phala, ScaleRegistry scales, RevisionHistory revisions,
-                     RolloutSettings settings) {
+    public PlanScale(ReplicaSets replicaSets, ScalePlanning planning, RevisionHistory revisions, RolloutSettings settings) {
         this.replicaSets = replicaSets;
-        this.phala = phala;
-        this.scales = scales;
+        this.planning = planning;
         this.revisions = revisions;
         this.settings = settings;
     }
@@ -78,24 +61,14 @@ public class PlanScale implements JavaDelegate {
         }
         ReplicaSetSpec file = replicaSets.fileSpec(set);
         ReplicaSetSpec spec = replicaSets.spec(set);
-        int max = spec.getScaling().maxReplicasFor(file.getReplicas(), FleetValidator.MAX_REPLICAS);
         Object requested = execution.getVariable(REQUESTED_REPLICAS);
-        Optional<String> refusal = ScalePlan.refusal(requested, max).or(() -> missingHooks(execution, spec.getWorkloadType()));
+        Optional<String> refusal = planning.refusal(set, requested, execution.getProcessEngineServices().getRepositoryService());
         if (refusal.isPresent()) {
             refuse(execution, refusal.get());
             return;
         }
-        Set<Integer> retained = scales.retained(set).stream().map(RetainedSlot::ordinal).collect(Collectors.toSet());
-        Set<Integer> withCvm = new HashSet<>();
-        for (CvmInfo cvm : phala.listAppCvms(replicaSets.appId(spec))) {
-            Slots.ordinalOf(set, cvm.name()).ifPresent(o -> {
-                if (!retained.contains(o) && !"deleting".equals(cvm.status())) {
-                    withCvm.add(o);
-                }
-            });
-        }
         int minReplicas = spec.getScaling().minReplicasFor(spec.getWorkloadType());
-        ScalePlan plan = ScalePlan.of(spec.getReplicas(), ((Number) requested).intValue(), minReplicas, withCvm);
+        ScalePlan plan = planning.plan(set, ((Number) requested).intValue());
 
         execution.setVariable(CURRENT_REPLICAS, plan.current());
         execution.setVariable(FILE_REPLICAS, file.getReplicas());
@@ -127,14 +100,6 @@ public class PlanScale implements JavaDelegate {
         revisions.updateRevision(set).map(Revision::composeHash).ifPresent(hashes::add);
         hashes.removeIf(Objects::isNull);
         return new ArrayList<>(hashes);
-    }
-
-    private static Optional<String> missingHooks(DelegateExecution execution, String workloadType) {
-        RepositoryService repository = execution.getProcessEngineServices().getRepositoryService();
-        List<String> missing = HOOKS.stream().map(h -> h + "-" + workloadType)
-                .filter(key -> repository.createProcessDefinitionQuery().processDefinitionKey(key).count() == 0).toList();
-        return missing.isEmpty() ? Optional.empty() : Optional.of("workload type '" + workloadType + "' cannot be scaled: "
-                + "no procedure " + String.join(", ", missing) + " is deployed (docs/scaling.md, adding a workload type)");
     }
 
     private static void refuse(DelegateExecution execution, String why) {

@@ -27,8 +27,13 @@ class EngineRollouts {
 
     /** The newest unfinished rollout of the set (a rollback it started is newer than the rollout itself). */
     Optional<String> runningRolloutOf(String replicaSet) {
+        return runningOf(RolloutVariables.PROCESS_KEY, replicaSet);
+    }
+
+    /** The newest unfinished instance of a procedure for the set (business key: the set's name) the caller may read. */
+    Optional<String> runningOf(String processKey, String replicaSet) {
         return history.createHistoricProcessInstanceQuery()
-                .processDefinitionKey(RolloutVariables.PROCESS_KEY)
+                .processDefinitionKey(processKey)
                 .processInstanceBusinessKey(replicaSet)
                 .unfinished()
                 .orderByProcessInstanceStartTime().desc()

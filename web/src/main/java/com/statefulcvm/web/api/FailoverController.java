@@ -78,6 +78,11 @@ class FailoverController {
             throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout + " is working on replica set '" + name
                     + "'; abort it first (its drain moves leadership too)", Map.of("rolloutProcessInstanceId", rollout));
         }
+        String scale = running.of(com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY, name).orElse(null);
+        if (scale != null) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale + " of replica set '" + name
+                    + "' is running; stop it first (its drain and leave steps move leadership too)", Map.of("processInstanceId", scale));
+        }
         String user = access.callerId();
         Map<String, Object> variables = new HashMap<>();
         variables.put(FailoverVariables.REPLICA_SET, name);

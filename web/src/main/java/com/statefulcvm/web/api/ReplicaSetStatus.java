@@ -8,6 +8,9 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
+import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.fleet.scaling.ScaleRegistry;
+import com.statefulcvm.fleet.scaling.ScaledCount;
 import com.statefulcvm.web.status.RevisionComposeHashes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +33,11 @@ class ReplicaSetStatus {
     private final RevisionHistory revisions;
     private final RevisionComposeHashes composeHashes;
     private final EngineRollouts rollouts;
+    private final ScaleRegistry scales;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
-                     RevisionComposeHashes composeHashes, EngineRollouts rollouts) {
+                     RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales) {
+        this.scales = scales;
         this.replicaSets = replicaSets;
         this.conditions = conditions;
         this.revisions = revisions;
@@ -62,11 +67,26 @@ class ReplicaSetStatus {
 
         ReplicaSetView.RunningRollout rollout = rollouts.runningRolloutOf(spec.getName()).map(rollouts::summary).orElse(null);
         List<ReplicaSetView.InstanceView> instances = detail
-                ? records.stream().map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
+                ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
                         .map(ReplicaSetView.ConditionView::of).toList())).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
-                current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error);
+                current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
+                scaling(spec));
+    }
+
+    /** The fleet file's count, the scale that set the count, the retained slots and the running scale. */
+    private ReplicaSetView.Scaling scaling(ReplicaSetSpec spec) {
+        Optional<ScaledCount> scaled = scales.scaled(spec.getName()).filter(s -> s.replicas() == spec.getReplicas());
+        List<ReplicaSetView.RetainedSlotView> retained = scales.retained(spec.getName()).stream()
+                .map(r -> new ReplicaSetView.RetainedSlotView(r.ordinal(), r.slot(), r.cvmId(), r.instanceId(), r.retainedBy(), r.retainedAt()))
+                .toList();
+        ReplicaSetView.RunningScale scale = rollouts.runningOf(ScaleVariables.PROCESS_KEY, spec.getName())
+                .map(id -> new ReplicaSetView.RunningScale(id, rollouts.variable(id, ScaleVariables.REQUESTED_REPLICAS), rollouts.stage(id)))
+                .orElse(null);
+        return new ReplicaSetView.Scaling(replicaSets.fileSpec(spec.getName()).getReplicas(),
+                scaled.map(ScaledCount::scaledBy).orElse(null), scaled.map(ScaledCount::scaledAt).orElse(null),
+                retained.isEmpty() ? null : retained, scale);
     }
 
     /** Running and healthy as last observed, and not held back by the Ready condition (min ready, attestation). */

@@ -15,7 +15,24 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record ReplicaSetView(String name, String appId, String workloadType, int replicas, int readyReplicas, Integer updatedReplicas,
                       Integer currentRevision, Integer updateRevision, RunningRollout rollout,
-                      List<InstanceView> instances, String observationError) {
+                      List<InstanceView> instances, String observationError, Scaling scaling) {
+
+    /**
+     * How the set's count came about and what a scale left: {@code fileReplicas} is the fleet file's count, which
+     * differs from {@code replicas} after a scale ({@code scaledBy}, {@code scaledAt}); {@code retainedSlots} are the
+     * slots a scale-down stopped and kept (not part of the set: not rolled out, probed or healed); {@code scale} is the
+     * running scale, if any.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Scaling(int fileReplicas, String scaledBy, Instant scaledAt, List<RetainedSlotView> retainedSlots, RunningScale scale) {
+    }
+
+    record RetainedSlotView(int ordinal, String name, String cvmId, String instanceId, String retainedBy, Instant retainedAt) {
+    }
+
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record RunningScale(String processInstanceId, Object requestedReplicas, String stage) {
+    }
 
     record InstanceView(int ordinal, String name, String cvmId, String vmUuid, String instanceId, String status,
                         String composeHash, Boolean healthy, String condition, Instant observedAt,

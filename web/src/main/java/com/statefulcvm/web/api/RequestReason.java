@@ -22,6 +22,11 @@ final class RequestReason {
         }
         RolloutRequest.requireObject(body, "{\"reason\": \"<why>\"} (optional)");
         RolloutRequest.onlyFields(body, REASON);
+        return reasonOf(body);
+    }
+
+    /** The optional reason of a body the caller has already checked for its other fields. */
+    static String reasonOf(JsonNode body) {
         JsonNode reason = body.get(REASON);
         if (reason == null || reason.isNull()) {
             return null;

@@ -52,6 +52,11 @@ class RolloutStarter {
                 throw new ApiProblem(HttpStatus.CONFLICT, "a rollout of '" + spec.getName() + "' is already running",
                         Map.of("processInstanceId", rollout.get()));
             }
+            Optional<String> scale = running.of(com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY, spec.getName());
+            if (scale.isPresent()) {
+                throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale.get() + " of '" + spec.getName()
+                        + "' is running; roll out once it has ended", Map.of("processInstanceId", scale.get()));
+            }
             Map<String, Object> variables = new HashMap<>();
             variables.put(RolloutVariables.REPLICA_SET, spec.getName());
             variables.put(RolloutVariables.TARGET_COMPOSE, ComposeValue.of(start.dockerCompose()));

@@ -1,0 +1,93 @@
+package com.statefulcvm.web.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.delegates.scale.ScalePlanning;
+import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.scaling.ScalePlan;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code POST /api/replica-sets/{name}/scale {"replicas": N}}: starts scale.bpmn (business key: the set's name) after
+ * the checks of {@link ScaleStartChecks}. A request that changes nothing (the set has N replicas and no CVM above
+ * them) starts nothing and says so with 200.
+ */
+@RestController
+@RequestMapping(path = "/api/replica-sets", produces = "application/json")
+class ScaleController {
+
+    private static final Logger log = LoggerFactory.getLogger(ScaleController.class);
+
+    private final ReplicaSets replicaSets;
+    private final ScaleStartChecks checks;
+    private final ScalePlanning planning;
+    private final RuntimeService runtime;
+    private final ApiAccess access;
+    private final Map<String, Object> starts = new ConcurrentHashMap<>();
+
+    ScaleController(ReplicaSets replicaSets, ScaleStartChecks checks, ScalePlanning planning, RuntimeService runtime,
+                    ApiAccess access) {
+        this.replicaSets = replicaSets;
+        this.checks = checks;
+        this.planning = planning;
+        this.runtime = runtime;
+        this.access = access;
+    }
+
+    @PostMapping("/{name}/scale")
+    ResponseEntity<Map<String, Object>> scale(@PathVariable String name, @RequestBody(required = false) JsonNode body) {
+        if (!replicaSets.exists(name)) {
+            throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown replica set '" + name + "'");
+        }
+        access.requireStart(ScaleVariables.PROCESS_KEY, "scale replica sets");
+        ScaleStartChecks.Request request = checks.request(name, body);
+        // two requests at once on this node must not both pass the running check
+        synchronized (starts.computeIfAbsent(name, n -> new Object())) {
+            checks.requireNothingRunning(name);
+            ScalePlan plan;
+            try {
+                plan = planning.plan(name, request.replicas());
+            } catch (PhalaApiException | IllegalStateException e) {
+                throw new ApiProblem(HttpStatus.CONFLICT, "replica set '" + name + "' cannot be planned now: " + e.getMessage());
+            }
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("replicaSet", name);
+            answer.put("fromReplicas", plan.current());
+            answer.put("toReplicas", plan.requested());
+            answer.put("plan", plan.summary(name));
+            if (plan.direction() == ScalePlan.Direction.NONE) {
+                answer.put("changed", false);
+                return ResponseEntity.ok(answer);
+            }
+            String user = access.callerId();
+            Map<String, Object> variables = new HashMap<>();
+            variables.put(ScaleVariables.REPLICA_SET, name);
+            variables.put(ScaleVariables.REQUESTED_REPLICAS, request.replicas());
+            variables.put(ScaleVariables.REQUESTED_BY, user);
+            variables.put(ScaleVariables.SCALE_REASON, "requested by " + user + (request.reason() == null ? "" : ": " + request.reason()));
+            ProcessInstance started = runtime.startProcessInstanceByKey(ScaleVariables.PROCESS_KEY, name, variables);
+            log.info("Started scale {} of {} from {} to {} replicas (requested by {})", started.getId(), name, plan.current(),
+                    plan.requested(), user);
+            answer.put("processInstanceId", started.getId());
+            answer.put("belowMinimum", plan.needsApproval());
+            return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + started.getId())).body(answer);
+        }
+    }
+}

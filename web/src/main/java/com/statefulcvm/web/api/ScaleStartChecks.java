@@ -1,0 +1,87 @@
+package com.statefulcvm.web.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.delegates.failover.FailoverVariables;
+import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.scale.ScalePlanning;
+import com.statefulcvm.delegates.scale.ScaleVariables;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.RepositoryService;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything a scale start checks before anything happens, in one place: the body ({@code {"replicas": N}}, an
+ * optional {@code reason}), the count against the set's bounds and the workload type's procedures (400, the field
+ * named), and the procedures that must not run beside a scale of the same set (409: a scale, a rollout, a failover, a
+ * heal of one of its instances). The checks of the running procedures are made without the caller's authorizations.
+ */
+@Component
+class ScaleStartChecks {
+
+    static final String REPLICAS = "replicas";
+    private static final String REASON = "reason";
+
+    private final ScalePlanning planning;
+    private final RunningProcesses running;
+    private final RepositoryService repository;
+    private final RuntimeService runtime;
+    private final ProcessEngineConfigurationImpl configuration;
+
+    ScaleStartChecks(ScalePlanning planning, RunningProcesses running, ProcessEngine engine) {
+        this.planning = planning;
+        this.running = running;
+        this.repository = engine.getRepositoryService();
+        this.runtime = engine.getRuntimeService();
+        this.configuration = (ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration();
+    }
+
+    record Request(int replicas, String reason) {
+    }
+
+    /** @throws ApiProblem 400 naming the field */
+    Request request(String set, JsonNode body) {
+        if (body == null || body.isNull()) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "replicas: is required; send {\"replicas\": <count>}");
+        }
+        RolloutRequest.requireObject(body, "{\"replicas\": <count>, \"reason\": \"<why>\"} (reason optional)");
+        RolloutRequest.onlyFields(body, REPLICAS, REASON);
+        JsonNode replicas = body.get(REPLICAS);
+        Object value = replicas == null || replicas.isNull() ? null
+                : replicas.isIntegralNumber() && replicas.canConvertToLong() ? (Object) replicas.asLong()
+                : replicas.isNumber() ? replicas.numberValue() : replicas.isTextual() ? replicas.asText() : replicas.toString();
+        Optional<String> refusal = planning.refusal(set, value, repository);
+        if (refusal.isPresent()) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, refusal.get());
+        }
+        return new Request(((Number) value).intValue(), RequestReason.reasonOf(body));
+    }
+
+    /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */
+    void requireNothingRunning(String set) {
+        conflict(ScaleVariables.PROCESS_KEY, set, "a scale of replica set '" + set + "' is already running");
+        conflict(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; scale it once the rollout has ended");
+        conflict(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; scale it once it has ended");
+        Optional<String> heal = configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
+                () -> runtime.createProcessInstanceQuery().processDefinitionKey(HealVariables.HEAL_PROCESS)
+                        .processInstanceBusinessKeyLike(set + "/%").list().stream().map(ProcessInstance::getId).findFirst()));
+        if (heal.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "heal " + heal.get() + " of an instance of replica set '" + set
+                    + "' is running; scale it once the heal has ended", Map.of("processInstanceId", heal.get()));
+        }
+    }
+
+    private void conflict(String processKey, String set, String message) {
+        Optional<String> id = running.of(processKey, set);
+        if (id.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
+        }
+    }
+}
