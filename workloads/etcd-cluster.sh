@@ -8,6 +8,11 @@
 #   etcd-cluster.sh member-stop  <dir> <name>              SIGTERM, waits until the member has exited
 #   etcd-cluster.sh member-kill  <dir> <name>              SIGKILL (a crash)
 #   etcd-cluster.sh member-start <dir> <name>              starts it again on its ports and data (no-op if running)
+#   etcd-cluster.sh prepare <dir> <name>                   a further member, not started: ports and a directory only.
+#        Add it to the cluster first (POST /v3/cluster/member/add with its peerURL, as a learner or a voter); its
+#        member-start then writes a config with initial-cluster-state existing and the live membership, and starts it
+#        with an empty data directory whenever the cluster lists it as added but never started (a member removed
+#        earlier comes back as a new one: etcd never lets a removed member ID join again)
 #
 # The JSON line: {"dir":…,"endpoints":"http://127.0.0.1:P,…","members":[{"name","clientURL","peerURL","pid"}…]}
 # (pid 0 for a member that is not running). The v3 JSON gateway is on each client URL: POST /v3/kv/put,
@@ -21,7 +26,7 @@ START_TIMEOUT=${START_TIMEOUT:-45}
 STOP_GRACE=${STOP_GRACE:-15}
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -116,6 +121,89 @@ cleanup_previous() {
   rm -f "$DIR/members"
 }
 
+# write_config <name> <initial-cluster> <initial-cluster-token> <new|existing>
+write_config() {
+  local name=$1 initial=$2 token=$3 state=$4 dir
+  dir=$(member_dir "$name")
+  load_member "$name"
+  cat >"$dir/etcd.yaml" <<EOF
+name: $name
+data-dir: $dir/data
+listen-client-urls: http://127.0.0.1:$CLIENT_PORT
+advertise-client-urls: http://127.0.0.1:$CLIENT_PORT
+listen-peer-urls: http://127.0.0.1:$PEER_PORT
+initial-advertise-peer-urls: http://127.0.0.1:$PEER_PORT
+initial-cluster: $initial
+initial-cluster-token: $token
+initial-cluster-state: $state
+heartbeat-interval: 100
+election-timeout: 1000
+enable-v2: false
+enable-grpc-gateway: true
+logger: zap
+log-outputs: [stderr]
+log-level: info
+EOF
+}
+
+cmd_prepare() {
+  local name=$1 dir
+  [[ "$name" =~ ^[A-Za-z][A-Za-z0-9-]*$ ]] || die "member name must be letters, digits and dashes: '$name'"
+  [ -f "$DIR/members" ] || die "no cluster in $DIR (run start first)"
+  dir=$(member_dir "$name")
+  if [ -f "$dir/member.env" ]; then
+    note "$name is prepared already"
+  else
+    mkdir -p "$dir"
+    printf 'CLIENT_PORT=%s\nPEER_PORT=%s\nJOINS=1\n' "$(free_port)" "$(free_port)" >"$dir/member.env"
+    echo "$name" >>"$DIR/members"
+  fi
+  member_json "$name"
+  echo
+}
+
+# The live membership from the first other member that answers, as two lines: "name=peerURL,..." (the member added
+# with <my peer URL>, not started and so without a name yet, under <my name>), then "fresh" when the cluster lists that
+# member as added but never started, "known" when it has started before, "absent" when it is not a member.
+live_membership() {
+  local me=$1 my_url=$2 other
+  for other in $(member_names); do
+    [ "$other" != "$me" ] || continue
+    (load_member "$other"
+     curl -sS --max-time 3 -X POST -d '{}' "http://127.0.0.1:$CLIENT_PORT/v3/cluster/member/list" 2>/dev/null) |
+      "${PYTHON:-python3}" -c "
+import json, sys
+members = json.load(sys.stdin)['members']
+mine = [m for m in members if '$my_url' in m.get('peerURLs', [])]
+print(','.join((m.get('name') or '$me') + '=' + m['peerURLs'][0] for m in members))
+print('fresh' if mine and not mine[0].get('name') else 'known' if mine else 'absent')
+" 2>/dev/null && return 0
+  done
+  return 1
+}
+
+# A prepared member joins an existing cluster: the config names the live membership, and a member the cluster lists as
+# added but never started starts from an empty data directory (an earlier, removed member's data is moved aside).
+prepare_join() {
+  local name=$1 dir answer initial state
+  dir=$(member_dir "$name")
+  load_member "$name"
+  answer=$(live_membership "$name" "http://127.0.0.1:$PEER_PORT") || die "$name: no running member answers its member list"
+  initial=$(echo "$answer" | sed -n 1p)
+  state=$(echo "$answer" | sed -n 2p)
+  case "$state" in
+    absent) die "$name is not a member of the cluster: add it first (POST /v3/cluster/member/add, peerURL http://127.0.0.1:$PEER_PORT)" ;;
+    fresh)
+      if [ -d "$dir/data" ]; then
+        note "$name was removed from the cluster before: its old data moves to $dir/data.removed-$$"
+        rm -rf "$dir/data.removed-$$"
+        mv "$dir/data" "$dir/data.removed-$$"
+      fi
+      write_config "$name" "$initial" "joined-$(basename "$DIR")" existing ;;
+    *) : ;;
+  esac
+}
+
 cmd_start() {
   local n=${1:-3} prefix=${2:-etcd} token names=() initial="" name i dir
   [[ "$n" =~ ^[1-9][0-9]?$ ]] || die "n must be a number from 1 to 99, not '$n'"
@@ -133,28 +221,7 @@ cmd_start() {
     load_member "$name"
     initial="$initial${initial:+,}$name=http://127.0.0.1:$PEER_PORT"
   done
-  for name in "${names[@]}"; do
-    dir=$(member_dir "$name")
-    load_member "$name"
-    cat >"$dir/etcd.yaml" <<EOF
-name: $name
-data-dir: $dir/data
-listen-client-urls: http://127.0.0.1:$CLIENT_PORT
-advertise-client-urls: http://127.0.0.1:$CLIENT_PORT
-listen-peer-urls: http://127.0.0.1:$PEER_PORT
-initial-advertise-peer-urls: http://127.0.0.1:$PEER_PORT
-initial-cluster: $initial
-initial-cluster-token: $token
-initial-cluster-state: new
-heartbeat-interval: 100
-election-timeout: 1000
-enable-v2: false
-enable-grpc-gateway: true
-logger: zap
-log-outputs: [stderr]
-log-level: info
-EOF
-  done
+  for name in "${names[@]}"; do write_config "$name" "$initial" "$token" new; done
   printf '%s\n' "${names[@]}" >"$DIR/members"
   for name in "${names[@]}"; do launch "$name"; done
   for name in "${names[@]}"; do wait_listening "$name"; done
@@ -173,6 +240,8 @@ cmd_stop() {
 
 cmd_member_start() {
   local name=$1
+  load_member "$name"
+  if [ "${JOINS:-0}" = 1 ] && [ "$(member_pid "$name")" = 0 ]; then prepare_join "$name"; fi
   launch "$name"
   wait_listening "$name"
   member_json "$name"
@@ -188,6 +257,7 @@ case "$command" in
   info) cluster_json ;;
   stop) cmd_stop ;;
   member-start) [ $# -eq 1 ] || usage; cmd_member_start "$1" ;;
+  prepare) [ $# -eq 1 ] || usage; cmd_prepare "$1" ;;
   member-stop) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" TERM ;;
   member-kill) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" KILL ;;
   *) usage ;;

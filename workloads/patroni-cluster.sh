@@ -15,6 +15,9 @@
 #   patroni-cluster.sh node-start <dir> <name> starts Patroni again on its ports and data; returns once its REST API
 #                                              answers (no-op if it runs)
 #   patroni-cluster.sh wait-streaming <dir> [timeout=60]   waits for one leader and n-1 streaming replicas
+#   patroni-cluster.sh prepare <dir> <name>    a further node, not started: ports and config only; its node-start
+#                                              clones the leader and streams from it (info and stop include it;
+#                                              wait-streaming counts the nodes of start only)
 #
 # TEST-ONLY SECRETS: the superuser is postgres / fixture-superuser-secret, replication replicator /
 # fixture-replication-secret, pg_rewind rewind_user / fixture-rewind-secret (override with PATRONI_FIXTURE_SUPERUSER_
@@ -33,7 +36,7 @@ REPLICATION_PASSWORD=${PATRONI_FIXTURE_REPLICATION_PASSWORD:-fixture-replication
 REWIND_PASSWORD=${PATRONI_FIXTURE_REWIND_PASSWORD:-fixture-rewind-secret}
 
 usage() {
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -56,6 +59,12 @@ load_cluster() {
 node_names() {
   [ -f "$DIR/nodes" ] || die "no cluster in $DIR (run start first)"
   cat "$DIR/nodes"
+}
+
+# The nodes of start and the prepared ones.
+all_node_names() {
+  node_names
+  if [ -f "$DIR/prepared" ]; then cat "$DIR/prepared"; fi
 }
 
 node_pid() {
@@ -95,7 +104,7 @@ except Exception:
 # The leader's name as any running node's GET /cluster reports it (empty if none).
 current_leader() {
   local name leader
-  for name in $(node_names); do
+  for name in $(all_node_names); do
     load_node "$name"
     leader=$(json_get "http://127.0.0.1:$REST_PORT/cluster" \
       "next((m['name'] for m in j['members'] if m['role'] in ('leader', 'standby_leader') and m.get('state') == 'running'), None)")
@@ -109,7 +118,7 @@ current_leader() {
 cluster_json() {
   local first=1 nodes="" name
   load_cluster
-  for name in $(node_names); do
+  for name in $(all_node_names); do
     nodes="$nodes$([ $first = 1 ] || echo ,)$(node_json "$name")"
     first=0
   done
@@ -195,7 +204,7 @@ halt() {
 cleanup_previous() {
   local name
   if [ -f "$DIR/nodes" ]; then
-    for name in $(cat "$DIR/nodes"); do
+    for name in $(all_node_names); do
       [ -f "$(node_dir "$name")/node.env" ] || continue
       if [ "$(node_pid "$name")" != 0 ] || [ "$(postmaster_pid "$name")" != 0 ]; then
         note "killing leftover node $name from a previous run"
@@ -207,7 +216,7 @@ cleanup_previous() {
   if [ -f "$DIR/etcd/members" ]; then
     "$WORKLOADS_DIR/etcd-cluster.sh" stop "$DIR/etcd" || true
   fi
-  rm -rf "${DIR:?}/etcd" "$DIR/nodes" "$DIR/cluster.env"
+  rm -rf "${DIR:?}/etcd" "$DIR/nodes" "$DIR/prepared" "$DIR/cluster.env"
 }
 
 write_config() {
@@ -355,7 +364,7 @@ cmd_stop() {
     leader=$(current_leader)
     # the replicas together, then the leader (so it never fails over to a replica on its way down)
     local pids=() failed=0
-    for name in $(node_names); do
+    for name in $(all_node_names); do
       [ "$name" = "$leader" ] || { halt "$name" TERM & pids+=($!); }
     done
     for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
@@ -367,6 +376,25 @@ cmd_stop() {
   if [ -f "$DIR/etcd/members" ]; then
     "$WORKLOADS_DIR/etcd-cluster.sh" stop "$DIR/etcd"
   fi
+}
+
+cmd_prepare() {
+  local name=$1 dir
+  [[ "$name" =~ ^[A-Za-z][A-Za-z0-9-]*$ ]] || die "node name must be letters, digits and dashes: '$name'"
+  load_cluster
+  set_run_as
+  dir=$(node_dir "$name")
+  if [ -f "$dir/node.env" ]; then
+    note "$name is prepared already"
+  else
+    mkdir -p "$dir"
+    printf 'REST_PORT=%s\nPG_PORT=%s\n' "$(free_port)" "$(free_port)" >"$dir/node.env"
+    write_config "$name"
+    [ -z "$RUN_AS" ] || chown -R "$RUN_AS:" "$dir"
+    echo "$name" >>"$DIR/prepared"
+  fi
+  node_json "$name"
+  echo
 }
 
 cmd_node_start() {
@@ -390,6 +418,7 @@ case "$command" in
   stop) cmd_stop ;;
   wait-streaming) cmd_wait_streaming "${1:-$START_TIMEOUT}" ;;
   node-start) [ $# -eq 1 ] || usage; cmd_node_start "$1" ;;
+  prepare) [ $# -eq 1 ] || usage; cmd_prepare "$1" ;;
   node-stop) [ $# -eq 1 ] || usage; halt "$1" TERM ;;
   node-kill) [ $# -eq 1 ] || usage; halt "$1" KILL ;;
   *) usage ;;

@@ -32,7 +32,7 @@ public final class EtcdClusterFixture implements AutoCloseable {
 
     private EtcdClusterFixture(Path dir, List<Member> members) {
         this.dir = dir;
-        this.members = members;
+        this.members = new java.util.concurrent.CopyOnWriteArrayList<>(members);
     }
 
     /** Starts {@code n} members {@code <prefix>-0..n-1} under {@code dir}; returns once every member is healthy. */
@@ -60,6 +60,21 @@ public final class EtcdClusterFixture implements AutoCloseable {
     public Member member(String name) {
         return members.stream().filter(m -> m.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no member " + name));
+    }
+
+    /**
+     * A further member {@code name}, not started: its ports and directory only (the script's {@code prepare}). Add it
+     * to the cluster through etcd's API first (as a learner, with {@link Member#peerUrl()}); its member-start (the
+     * backend's start command) then joins it with {@code initial-cluster-state: existing}. It is one of
+     * {@link #members()} and of {@link #backendProperties()} from now on: prepare members before the application's
+     * properties are read.
+     */
+    public Member prepare(String name) {
+        JsonNode json = WorkloadScripts.run(30, SCRIPT, "prepare", dir.toString(), name).requireSuccess("prepare " + name).json();
+        Member member = new Member(json.get("name").asText(), URI.create(json.get("clientURL").asText()),
+                URI.create(json.get("peerURL").asText()), json.get("pid").asLong());
+        members.add(member);
+        return member;
     }
 
     /** The members as they are now (pids 0 for stopped ones). */

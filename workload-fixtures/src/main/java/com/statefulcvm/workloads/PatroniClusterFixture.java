@@ -31,7 +31,7 @@ public final class PatroniClusterFixture implements AutoCloseable {
 
     private PatroniClusterFixture(Path dir, List<Node> nodes, String initialLeader) {
         this.dir = dir;
-        this.nodes = nodes;
+        this.nodes = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
         this.initialLeader = initialLeader;
     }
 
@@ -64,6 +64,19 @@ public final class PatroniClusterFixture implements AutoCloseable {
     public Node node(String name) {
         return nodes.stream().filter(m -> m.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no node " + name));
+    }
+
+    /**
+     * A further node {@code name}, not started: its ports and config only (the script's {@code prepare}); its
+     * node-start (the backend's start command) clones the leader and streams from it. It is one of {@link #nodes()}
+     * and of {@link #backendProperties()} from now on: prepare nodes before the application's properties are read.
+     */
+    public Node prepare(String name) {
+        JsonNode json = WorkloadScripts.run(60, SCRIPT, "prepare", dir.toString(), name).requireSuccess("prepare " + name).json();
+        Node node = new Node(json.get("name").asText(), URI.create(json.get("restApi").asText()), json.get("pgPort").asInt(),
+                json.get("pid").asLong());
+        nodes.add(node);
+        return node;
     }
 
     /** The script's info: the current leader and pids. */

@@ -38,6 +38,8 @@ final class FleetKeys {
     private static final Set<String> SECRET_SOURCES = Set.of(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
             StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME, CommandLinePropertySource.COMMAND_LINE_PROPERTY_SOURCE_NAME);
     private static final Set<String> KNOWN = paths(ReplicaSetSpec.class, "");
+    /** Known keys that bind a map (scaling.peer-urls): any key below them is an entry, not a typo. */
+    private static final Set<String> MAPS = maps(ReplicaSetSpec.class, "");
 
     private FleetKeys() {
     }
@@ -51,7 +53,7 @@ final class FleetKeys {
             iterable.stream().map(ConfigurationPropertyName::toString).forEach(name -> {
                 Matcher m = SET_KEY.matcher(name);
                 // list values inside a set (attestation.kms-key-ids[0]) are bound by their list's key
-                if (m.matches() && !KNOWN.contains(m.group(2).replaceAll("\\[\\d+]", ""))) {
+                if (m.matches() && !known(m.group(2).replaceAll("\\[\\d+]", ""))) {
                     int index = Integer.parseInt(m.group(1));
                     String setName = index < fleet.getReplicaSets().size() ? fleet.getReplicaSets().get(index).getName() : null;
                     problems.add("replicaSets[" + index + "]" + (setName == null ? "" : " (" + setName + ")") + ": "
@@ -128,6 +130,27 @@ final class FleetKeys {
             }
         }
         return names;
+    }
+
+    private static boolean known(String key) {
+        return KNOWN.contains(key) || MAPS.stream().anyMatch(map -> key.startsWith(map + "."));
+    }
+
+    /** The bindable paths of a bean class whose type is a map, nested classes included. */
+    private static Set<String> maps(Class<?> type, String prefix) {
+        Set<String> result = new TreeSet<>();
+        for (PropertyDescriptor p : BeanUtils.getPropertyDescriptors(type)) {
+            if (p.getWriteMethod() == null) {
+                continue;
+            }
+            String name = prefix + kebab(p.getName());
+            if (java.util.Map.class.isAssignableFrom(p.getPropertyType())) {
+                result.add(name);
+            } else if (p.getPropertyType().getName().startsWith("com.statefulcvm.") && !p.getPropertyType().isEnum()) {
+                result.addAll(maps(p.getPropertyType(), name + "."));
+            }
+        }
+        return result;
     }
 
     /** Every bindable path of a bean class in Spring Boot's canonical (kebab-case) form, nested classes included. */
