@@ -55,4 +55,34 @@ final class WorkloadEtcdMembers {
         }
         return true;
     }
+
+    /**
+     * The membership as the first answering member lists it, sorted: {@code name} for a voter, {@code name(learner)}
+     * for a learner, {@code (not started)} for a member added but not started yet; null when no member answers.
+     */
+    static String membership(EtcdClusterFixture etcd) {
+        for (EtcdClusterFixture.Member member : etcd.members()) {
+            try {
+                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(member.clientUrl() + "/v3/cluster/member/list"))
+                        .timeout(Duration.ofSeconds(1)).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    continue;
+                }
+                java.util.List<String> names = new java.util.ArrayList<>();
+                for (JsonNode m : RolloutDriver.JSON.readTree(response.body()).path("members")) {
+                    String name = m.path("name").asText("");
+                    names.add(name.isEmpty() ? "(not started)" : name + (m.path("isLearner").asBoolean() ? "(learner)" : ""));
+                }
+                java.util.Collections.sort(names);
+                return String.join(",", names);
+            } catch (IOException e) {
+                // next member
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
 }

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.connectors.workload.WorkloadApiException;
 import com.statefulcvm.connectors.workload.etcd.EtcdMember;
 import com.statefulcvm.connectors.workload.etcd.EtcdMemberAdded;
 import org.camunda.bpm.engine.delegate.BpmnError;
@@ -16,7 +17,8 @@ import java.util.Optional;
  * {@code initial-cluster-state: existing} against a cluster that already knows its peer URL. A learner does not vote,
  * so the quorum does not change while it catches up (join-etcd promotes it). The peer URL comes from the set's
  * {@code scaling.peerUrls} / {@code scaling.peerUrlTemplate}. Idempotent: a member with that peer URL (or the slot's
- * name) is not added again.
+ * name) is not added again. etcd's refusal while a voter has not been connected long enough ({@code unhealthy
+ * cluster}, 503) changes nothing and is waited out.
  */
 @Component("addEtcdLearner")
 public class AddEtcdLearner extends HookStep {
@@ -40,7 +42,17 @@ public class AddEtcdLearner extends HookStep {
             return Answer.ready(context.member() + " is a member already (" + (existing.get().isLearner() ? "learner" : "voter")
                     + ", ID " + existing.get().id() + ", peer URL " + existing.get().peerUrls() + ")");
         }
-        EtcdMemberAdded added = cluster.get().peer().addMember(List.of(peerUrl.get()), true);
+        EtcdMemberAdded added;
+        try {
+            added = cluster.get().peer().addMember(List.of(peerUrl.get()), true);
+        } catch (WorkloadApiException e) {
+            // etcd refuses a new member, without changing anything, until every voter has been connected for its health
+            // interval (5 s), e.g. just after the previous member was promoted: a reason to wait, not to fail
+            if (e.status() == 503 || String.valueOf(e.errorText()).contains("unhealthy cluster")) {
+                return Answer.notYet("waiting: etcd does not take a new member yet (" + e.errorText() + ")");
+            }
+            throw e;
+        }
         log.info("etcd member {} of {} added as a learner (ID {}, peer URL {}) through {}", context.member(),
                 context.spec().getName(), added.member().id(), peerUrl.get(), cluster.get().peerName());
         return Answer.ready(context.member() + " added as a learner (ID " + added.member().id() + ", peer URL " + peerUrl.get()
