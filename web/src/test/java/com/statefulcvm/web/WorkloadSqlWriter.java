@@ -145,7 +145,7 @@ final class WorkloadSqlWriter implements AutoCloseable {
         });
     }
 
-    private static String queryOne(PatroniClusterFixture.Node node, String sql) throws SQLException {
+    static String queryOne(PatroniClusterFixture.Node node, String sql) throws SQLException {
         Properties login = new Properties();
         login.setProperty("user", PatroniClusterFixture.SUPERUSER);
         login.setProperty("password", PatroniClusterFixture.SUPERUSER_PASSWORD);
