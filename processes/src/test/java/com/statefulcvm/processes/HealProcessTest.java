@@ -164,44 +164,30 @@ class HealProcessTest {
         return pi;
     }
 
-    /** Runs due jobs, every poll timer as if its time had come, but never a deadline or a hook timeout. */
+    private final DueJobs jobs = new DueJobs(DEADLINES);
+
     private void drive() {
-        for (int round = 0; round < 20; round++) {
-            List<String> deadlines = new ArrayList<>();
-            DEADLINES.forEach(id -> managementService().createJobQuery().activityId(id).list().forEach(j -> deadlines.add(j.getId())));
-            List<Job> jobs = managementService().createJobQuery().list().stream().filter(j -> !deadlines.contains(j.getId())).toList();
-            if (jobs.isEmpty()) {
-                return;
-            }
-            jobs.forEach(j -> managementService().executeJob(j.getId()));
-        }
+        jobs.drive(20);
     }
 
     private void deadlinePasses(String boundaryEvent) {
-        Job deadline = managementService().createJobQuery().activityId(boundaryEvent).singleResult();
-        assertThat(deadline).as(boundaryEvent + " is armed").isNotNull();
-        managementService().executeJob(deadline.getId());
-        drive();
+        jobs.deadlinePasses(boundaryEvent, 20);
+    }
+
+    private void complete(ProcessInstance pi, String key, String variable, Object value) {
+        jobs.complete(pi, key, variable, value, 20);
+    }
+
+    private static org.camunda.bpm.engine.test.assertions.bpmn.ProcessInstanceAssert that(ProcessInstance pi) {
+        return DueJobs.that(pi);
+    }
+
+    private static String outcome(ProcessInstance pi) {
+        return DueJobs.outcome(pi);
     }
 
     private Task task(ProcessInstance pi, String key) {
         return taskService().createTaskQuery().processInstanceId(pi.getId()).taskDefinitionKey(key).singleResult();
-    }
-
-    private void complete(ProcessInstance pi, String key, String variable, Object value) {
-        Task task = task(pi, key);
-        assertThat(task).as(key + " is waiting").isNotNull();
-        taskService().complete(task.getId(), Map.of(variable, value));
-        drive();
-    }
-
-    private static org.camunda.bpm.engine.test.assertions.bpmn.ProcessInstanceAssert that(ProcessInstance pi) {
-        return org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.assertThat(pi);
-    }
-
-    private String outcome(ProcessInstance pi) {
-        return (String) historyService().createHistoricVariableInstanceQuery().processInstanceId(pi.getId())
-                .variableName("outcome").singleResult().getValue();
     }
 
     @Test

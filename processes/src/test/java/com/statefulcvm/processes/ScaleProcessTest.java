@@ -171,44 +171,30 @@ class ScaleProcessTest {
         return pi;
     }
 
-    /** Runs due jobs, every poll timer as if its time had come, but never a deadline or a hook timeout. */
+    private final DueJobs jobs = new DueJobs(DEADLINES);
+
     private void drive() {
-        for (int round = 0; round < 60; round++) {
-            List<String> deadlines = new ArrayList<>();
-            DEADLINES.forEach(id -> managementService().createJobQuery().activityId(id).list().forEach(j -> deadlines.add(j.getId())));
-            List<Job> jobs = managementService().createJobQuery().list().stream().filter(j -> !deadlines.contains(j.getId())).toList();
-            if (jobs.isEmpty()) {
-                return;
-            }
-            jobs.forEach(j -> managementService().executeJob(j.getId()));
-        }
+        jobs.drive(60);
     }
 
     private void deadlinePasses(String boundaryEvent) {
-        Job deadline = managementService().createJobQuery().activityId(boundaryEvent).singleResult();
-        assertThat(deadline).as(boundaryEvent + " is armed").isNotNull();
-        managementService().executeJob(deadline.getId());
-        drive();
+        jobs.deadlinePasses(boundaryEvent, 60);
     }
 
     private void complete(ProcessInstance pi, String key, String variable, Object value) {
-        Task task = taskService().createTaskQuery().processInstanceId(pi.getId()).taskDefinitionKey(key).singleResult();
-        assertThat(task).as(key + " is waiting").isNotNull();
-        taskService().complete(task.getId(), Map.of(variable, value));
-        drive();
+        jobs.complete(pi, key, variable, value, 60);
+    }
+
+    private static org.camunda.bpm.engine.test.assertions.bpmn.ProcessInstanceAssert that(ProcessInstance pi) {
+        return DueJobs.that(pi);
+    }
+
+    private static String outcome(ProcessInstance pi) {
+        return DueJobs.outcome(pi);
     }
 
     private Task onlyTask() {
         return taskService().createTaskQuery().singleResult();
-    }
-
-    private static org.camunda.bpm.engine.test.assertions.bpmn.ProcessInstanceAssert that(ProcessInstance pi) {
-        return org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.assertThat(pi);
-    }
-
-    private String outcome(ProcessInstance pi) {
-        return (String) historyService().createHistoricVariableInstanceQuery().processInstanceId(pi.getId())
-                .variableName("outcome").singleResult().getValue();
     }
 
     @Test
