@@ -26,20 +26,22 @@ port_in_use() {
     /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
-# Prints a free loopback port below the ephemeral range, not one of the ports already handed out by this
-# script (kept in the global PORTS_TAKEN). Probes random ports, gives up after 200 tries.
-PORTS_TAKEN=" "
+# Prints a free loopback port below the ephemeral range that no other caller holds. Callers run in command
+# substitutions (subshells) and in parallel test forks, so a shell variable cannot remember what was handed out:
+# each port is claimed with an atomic mkdir under PORT_CLAIMS_DIR until its member's process binds it; claims
+# older than an hour are released. Probes random ports, gives up after 200 tries.
+PORT_CLAIMS_DIR="${PORT_CLAIMS_DIR:-${TMPDIR:-/tmp}/statefulcvm-port-claims}"
 free_port() {
   local low=20000 high=32000 ephemeral_low tries=0 port
   if read -r ephemeral_low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null && [ "$ephemeral_low" -gt 21000 ]; then
     high=$((ephemeral_low - 1))
   fi
+  mkdir -p "$PORT_CLAIMS_DIR" || die "cannot create $PORT_CLAIMS_DIR"
+  find "$PORT_CLAIMS_DIR" -mindepth 1 -maxdepth 1 -mmin +60 -exec rmdir {} + 2>/dev/null
   while [ $tries -lt 200 ]; do
     port=$((low + (RANDOM * 32768 + RANDOM) % (high - low)))
     tries=$((tries + 1))
-    case "$PORTS_TAKEN" in *" $port "*) continue ;; esac
-    if ! port_in_use "$port"; then
-      PORTS_TAKEN="$PORTS_TAKEN$port "
+    if ! port_in_use "$port" && mkdir "$PORT_CLAIMS_DIR/$port" 2>/dev/null; then
       echo "$port"
       return 0
     fi
