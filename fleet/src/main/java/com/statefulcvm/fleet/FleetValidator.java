@@ -105,6 +105,7 @@ public class FleetValidator {
         com.statefulcvm.fleet.healing.AutoHealing.problems(set.getAutoHealing(), set.getReplicas()).forEach(p::add);
         com.statefulcvm.fleet.failover.Failover.problems(set.getFailover()).forEach(p::add);
         com.statefulcvm.fleet.scaling.Scaling.problems(set.getScaling(), set.getReplicas(), MAX_REPLICAS).forEach(p::add);
+        com.statefulcvm.fleet.lightsout.LightsOut.problems(set.getLightsOut()).forEach(p::add);
     }
 
     /** The most replicas a scale may give the set: its slot names must be valid CVM names too. */

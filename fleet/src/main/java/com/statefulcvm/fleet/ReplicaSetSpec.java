@@ -3,6 +3,7 @@ package com.statefulcvm.fleet;
 import com.statefulcvm.fleet.failover.Failover;
 import com.statefulcvm.fleet.healing.AutoHealing;
 import com.statefulcvm.fleet.hooks.Hooks;
+import com.statefulcvm.fleet.lightsout.LightsOut;
 import com.statefulcvm.fleet.scaling.Scaling;
 
 /**
@@ -31,6 +32,7 @@ public class ReplicaSetSpec {
     private AutoHealing autoHealing = new AutoHealing();
     private Failover failover = new Failover();
     private Scaling scaling = new Scaling();
+    private LightsOut lightsOut = new LightsOut();
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
@@ -59,6 +61,7 @@ public class ReplicaSetSpec {
         copy.autoHealing = autoHealing;
         copy.failover = failover;
         copy.scaling = scaling;
+        copy.lightsOut = lightsOut;
         return copy;
     }
 
@@ -94,6 +97,8 @@ public class ReplicaSetSpec {
     public void setFailover(Failover failover) { this.failover = failover; }
     public Scaling getScaling() { return scaling; }
     public void setScaling(Scaling scaling) { this.scaling = scaling; }
+    public LightsOut getLightsOut() { return lightsOut; }
+    public void setLightsOut(LightsOut lightsOut) { this.lightsOut = lightsOut; }
     public RoleProbe getRoleProbe() { return roleProbe; }
     public void setRoleProbe(RoleProbe roleProbe) { this.roleProbe = roleProbe; }
 }
