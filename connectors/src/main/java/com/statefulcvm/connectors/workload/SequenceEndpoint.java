@@ -1,0 +1,41 @@
+package com.statefulcvm.connectors.workload;
+
+import java.util.regex.Pattern;
+
+/**
+ * A replica's sequence number from an HTTP endpoint of its compose ({@code GET <path>}, answering a non-negative integer
+ * as the whole body, surrounding white space allowed): the position of the last write the replica holds, in whatever
+ * unit the application counts. Used when every replica of a set is down and must be compared before one is started as
+ * the seed. A 200 answer that is not such an integer is a definite failure, never read as a number.
+ */
+public final class SequenceEndpoint {
+
+    private static final Pattern INTEGER = Pattern.compile("\\d{1,19}");
+
+    private final WorkloadHttp http;
+
+    public SequenceEndpoint(WorkloadHttp http) {
+        this.http = http;
+    }
+
+    /**
+     * @throws WorkloadApiException when nothing answered, the status was not 200 (retryable for 502/503/504), or the body
+     *                              is not an integer (not retryable)
+     */
+    public long read(String path) {
+        WorkloadHttp.Answer answer = http.expect(http.call("GET", path, null, null, true), 200);
+        String body = answer.body().strip();
+        if (!INTEGER.matcher(body).matches()) {
+            throw http.failure(answer, "answered '" + abbreviate(body) + "', not a non-negative integer", null);
+        }
+        try {
+            return Long.parseLong(body);
+        } catch (NumberFormatException tooLarge) {
+            throw http.failure(answer, "answered '" + abbreviate(body) + "', larger than a signed 64-bit integer", tooLarge);
+        }
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
+    }
+}
