@@ -25,15 +25,15 @@ public class RecordSequenceNumber implements JavaDelegate {
         Map<String, Long> numbers = map(execution, SEQUENCE_NUMBERS);
         Map<String, String> sources = map(execution, SEQUENCE_SOURCES);
         Map<String, String> unanswered = map(execution, UNANSWERED);
-        Object number = execution.getVariableLocal(SEQUENCE_NUMBER);
-        Object error = execution.getVariableLocal(SEQUENCE_ERROR);
+        Object number = execution.getVariable(SEQUENCE_NUMBER);
+        Object error = execution.getVariable(SEQUENCE_ERROR);
         numbers.remove(slot);
         sources.remove(slot);
         unanswered.remove(slot);
         String stage;
         if (error == null && number instanceof Number n) {
             numbers.put(slot, n.longValue());
-            Object source = execution.getVariableLocal(SEQUENCE_SOURCE);
+            Object source = execution.getVariable(SEQUENCE_SOURCE);
             sources.put(slot, source == null ? "" : source.toString());
             stage = slot + " answered " + n.longValue() + (source == null ? "" : " (" + source + ")");
         } else {
