@@ -7,6 +7,8 @@ import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
+import com.statefulcvm.fleet.healing.SlotHealth;
+import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -37,8 +39,9 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
 /**
  * "Plan the recovery": checks the request again (it may come from Tasklist or the engine's REST API) and sets what the
  * steps read: every slot of the set, the lights-out settings, the hook and health-gate settings, the compose hashes
- * attestation admits, and the instance_id the registry knew for each slot (a CVM that comes back with another one has
- * lost its disk: it is attested as a new identity would be, and refused, never let take the old one). The procedure
+ * attestation admits, and the instance_id each slot's epoch is bound to (else the registry's last one): a CVM that comes
+ * back with another one has lost its disk, and attestation refuses it (AdmissionPolicy: a new identity is admitted only
+ * for a CVM this orchestrator created), so it never takes the slot's old identity. The procedure
  * holds every slot of the set ({@code wave}) so that the health monitor heals none of them while it runs.
  */
 @Component("planLightsOut")
@@ -49,14 +52,16 @@ public class PlanLightsOut implements JavaDelegate {
     private final InstanceRegistry registry;
     private final RevisionHistory revisions;
     private final RolloutSettings settings;
+    private final SlotHealthRegistry slotHealth;
 
     public PlanLightsOut(ReplicaSets replicaSets, LightsOutChecks checks, InstanceRegistry registry, RevisionHistory revisions,
-                         RolloutSettings settings) {
+                         RolloutSettings settings, SlotHealthRegistry slotHealth) {
         this.replicaSets = replicaSets;
         this.checks = checks;
         this.registry = registry;
         this.revisions = revisions;
         this.settings = settings;
+        this.slotHealth = slotHealth;
     }
 
     @Override
@@ -70,10 +75,16 @@ public class PlanLightsOut implements JavaDelegate {
         }
         ReplicaSetSpec spec = replicaSets.spec(set);
         List<String> slots = new ArrayList<>(IntStream.range(0, spec.getReplicas()).mapToObj(spec::slotName).toList());
+        // the identity each slot's epoch is bound to; else the last one the registry saw
         Map<String, String> known = new HashMap<>();
         for (InstanceRecord record : registry.instances(set)) {
             if (record.ordinal() < spec.getReplicas() && record.instanceId() != null) {
                 known.put(record.slot(), record.instanceId());
+            }
+        }
+        for (SlotHealth health : slotHealth.all(set)) {
+            if (health.ordinal() < spec.getReplicas() && health.epochInstanceId() != null) {
+                known.put(spec.slotName(health.ordinal()), health.epochInstanceId());
             }
         }
         execution.setVariable(REFUSAL, "");
