@@ -51,6 +51,7 @@ class LightsOutProcessTest {
     private boolean approval = false;
     private final Map<String, Object> numbers = new HashMap<>(Map.of("kv-0", 100L, "kv-1", 300L, "kv-2", 200L));
     private Set<String> notAdmitted = Set.of();
+    private boolean slowRelease = false;
     private final List<String> steps = new ArrayList<>();
 
     @BeforeEach
@@ -147,6 +148,12 @@ class LightsOutProcessTest {
             ex.setVariable("attestationCode", admitted ? null : "INSTANCE_MISMATCH");
             ex.setVariable("attestationReason", admitted ? "admitted" : "INSTANCE_MISMATCH: a new instance_id");
         });
+        Mocks.register("releaseHeldBackWorkload", (JavaDelegate) ex -> {
+            String slot = (String) ex.getVariable("slot");
+            boolean again = steps.contains("release:" + slot);
+            steps.add("release:" + slot);
+            ex.setVariable("hookReady", again || !slowRelease);
+        });
         Mocks.register("probeHealth", (JavaDelegate) ex -> {
             steps.add("probe:" + ex.getVariable("slot"));
             ex.setVariable("healthGatePassed", true);
@@ -197,9 +204,9 @@ class LightsOutProcessTest {
         assertThat(steps.lastIndexOf("start:kv-2")).isLessThan(steps.indexOf("ask:kv-0"));
         assertThat(steps.subList(steps.indexOf("ask:kv-0"), steps.size())).containsExactly(
                 "ask:kv-0", "record:kv-0=100", "ask:kv-1", "record:kv-1=300", "ask:kv-2", "record:kv-2=200", "seed:kv-1",
-                "attest:kv-1=i-1", "probe:kv-1",
-                "attest:kv-0=i-0", "probe:kv-0",
-                "attest:kv-2=i-2", "probe:kv-2",
+                "attest:kv-1=i-1", "release:kv-1", "probe:kv-1",
+                "attest:kv-0=i-0", "release:kv-0", "probe:kv-0",
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2",
                 "outcome:recovered");
         assertThat(DueJobs.outcome(pi)).isEqualTo("recovered from kv-1");
     }
@@ -218,7 +225,7 @@ class LightsOutProcessTest {
         jobs.drive(80);
         DueJobs.that(pi).isEnded().hasPassed("UserTask_ApproveSeed", "SubProcess_Seed", "SubProcess_Followers");
         assertThat(steps.subList(steps.indexOf("seed:kv-1") + 1, steps.size())).containsExactly(
-                "attest:kv-2=i-2", "probe:kv-2", "attest:kv-0=i-0", "probe:kv-0", "attest:kv-1=i-1", "probe:kv-1", "outcome:recovered");
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2", "attest:kv-0=i-0", "release:kv-0", "probe:kv-0", "attest:kv-1=i-1", "release:kv-1", "probe:kv-1", "outcome:recovered");
         assertThat(runtimeService().createProcessInstanceQuery().count()).isZero();
     }
 
@@ -268,8 +275,17 @@ class LightsOutProcessTest {
         ProcessInstance pi = recover();
         DueJobs.that(pi).isEnded().hasPassed("Task_RecordNotJoined");
         assertThat(steps.subList(steps.indexOf("seed:kv-1") + 1, steps.size())).containsExactly(
-                "attest:kv-1=i-1", "probe:kv-1", "attest:kv-0=i-0", "not-joined:kv-0=INSTANCE_MISMATCH: a new instance_id",
-                "attest:kv-2=i-2", "probe:kv-2", "outcome:recovered");
+                "attest:kv-1=i-1", "release:kv-1", "probe:kv-1", "attest:kv-0=i-0", "not-joined:kv-0=INSTANCE_MISMATCH: a new instance_id",
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2", "outcome:recovered");
+    }
+
+    @Test
+    void aReleaseThatIsNotAnsweredYetIsAskedAgainBeforeTheHealthGate() {
+        slowRelease = true;
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasPassed("Timer_ReleaseSeed", "Timer_ReleaseFollower");
+        assertThat(steps).containsSubsequence("attest:kv-1=i-1", "release:kv-1", "release:kv-1", "probe:kv-1",
+                "attest:kv-0=i-0", "release:kv-0", "release:kv-0", "probe:kv-0");
     }
 
     @Test

@@ -44,4 +44,13 @@ class SequenceEndpointTest {
         assertThatThrownBy(() -> endpoint.read("/sequence")).isInstanceOfSatisfying(WorkloadApiException.class,
                 e -> assertThat(e.isRetryable()).isTrue());
     }
+
+    @Test
+    void releaseIsAPostAndAnyTwoHundredWillDo() {
+        server.on("POST", "/release", StubServer.Reply.text(202, ""));
+        endpoint.release("/release");
+        assertThat(server.last().method()).isEqualTo("POST");
+        server.on("POST", "/release", StubServer.Reply.text(500, "cannot start"));
+        assertThatThrownBy(() -> endpoint.release("/release")).hasMessageContaining("500");
+    }
 }

@@ -22,6 +22,11 @@ public class LightsOut {
     private Integer sequencePort;
     /** sequence-generic: the path of the compose's endpoint, answering the replica's sequence number as an integer. */
     private String sequencePath = "/sequence";
+    /**
+     * The path of the compose's release endpoint on the sequence port: a compose that holds its workload back answers
+     * {@code POST <path>} by letting it start (the seed first, then each follower); null: the workload is not held back.
+     */
+    private String releasePath;
 
     /** Every problem as {@code lightsOut.<field>: problem}. */
     public static List<String> problems(LightsOut lightsOut) {
@@ -42,7 +47,14 @@ public class LightsOut {
         if (lightsOut.sequencePath == null || !lightsOut.sequencePath.startsWith("/") || lightsOut.sequencePath.contains(" ")) {
             problems.add("lightsOut.sequencePath: must be a path starting with / and without spaces (was '" + lightsOut.sequencePath + "')");
         }
+        if (lightsOut.releasePath != null && (!lightsOut.releasePath.startsWith("/") || lightsOut.releasePath.contains(" "))) {
+            problems.add("lightsOut.releasePath: must be a path starting with / and without spaces (was '" + lightsOut.releasePath + "')");
+        }
         return problems;
+    }
+
+    public boolean holdsBack() {
+        return releasePath != null && !releasePath.isBlank();
     }
 
     /** The port of the generic sequence endpoint: the explicit one, else the health check's. */
@@ -60,4 +72,6 @@ public class LightsOut {
     public void setSequencePort(Integer sequencePort) { this.sequencePort = sequencePort; }
     public String getSequencePath() { return sequencePath; }
     public void setSequencePath(String sequencePath) { this.sequencePath = sequencePath; }
+    public String getReleasePath() { return releasePath; }
+    public void setReleasePath(String releasePath) { this.releasePath = releasePath; }
 }

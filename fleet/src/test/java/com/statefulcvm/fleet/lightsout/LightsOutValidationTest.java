@@ -40,6 +40,7 @@ class LightsOutValidationTest {
         assertThat(lightsOut.getSeedTimeoutSeconds()).isEqualTo(600);
         assertThat(lightsOut.getSequencePath()).isEqualTo("/sequence");
         assertThat(lightsOut.sequencePortOr(8080)).isEqualTo(8080);
+        assertThat(lightsOut.holdsBack()).isFalse();
         lightsOut.setSequencePort(9000);
         assertThat(lightsOut.sequencePortOr(8080)).isEqualTo(9000);
         assertThat(set.withReplicas(5).getLightsOut()).isSameAs(lightsOut);
@@ -52,11 +53,13 @@ class LightsOutValidationTest {
         set.getLightsOut().setSeedTimeoutSeconds(-5);
         set.getLightsOut().setSequencePort(70000);
         set.getLightsOut().setSequencePath("sequence");
+        set.getLightsOut().setReleasePath("release now");
         assertThat(problems(set)).containsExactly(
                 "replicaSets[0] (kvset): lightsOut.sequenceTimeoutSeconds: must be at least 1 (was 0)",
                 "replicaSets[0] (kvset): lightsOut.seedTimeoutSeconds: must be at least 1 (was -5)",
                 "replicaSets[0] (kvset): lightsOut.sequencePort: must be a port from 1 to 65535 (was 70000)",
-                "replicaSets[0] (kvset): lightsOut.sequencePath: must be a path starting with / and without spaces (was 'sequence')");
+                "replicaSets[0] (kvset): lightsOut.sequencePath: must be a path starting with / and without spaces (was 'sequence')",
+                "replicaSets[0] (kvset): lightsOut.releasePath: must be a path starting with / and without spaces (was 'release now')");
         set.setLightsOut(null);
         assertThat(problems(set)).containsExactly("replicaSets[0] (kvset): lightsOut: is required");
     }
