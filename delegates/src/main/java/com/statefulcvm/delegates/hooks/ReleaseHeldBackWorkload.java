@@ -1,9 +1,12 @@
 package com.statefulcvm.delegates.hooks;
 
 import com.statefulcvm.connectors.workload.SequenceEndpoint;
+import com.statefulcvm.connectors.workload.WorkloadHttp;
 import com.statefulcvm.fleet.lightsout.LightsOut;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
+
+import java.time.Duration;
 
 /**
  * lights-out-recovery: "Release the workload": a compose that holds its workload back after a lights-out lets it
@@ -12,6 +15,12 @@ import org.springframework.stereotype.Component;
  */
 @Component("releaseHeldBackWorkload")
 public class ReleaseHeldBackWorkload extends HookStep {
+
+    static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(10);
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
 
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
@@ -23,7 +32,9 @@ public class ReleaseHeldBackWorkload extends HookStep {
             return Answer.notYet(context.slot() + " has no CVM");
         }
         int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
-        new SequenceEndpoint(context.http("release endpoint", port)).release(lightsOut.getReleasePath());
+        // starting a workload may take longer than a health probe: the compose answers once it has begun
+        WorkloadHttp http = context.http("release endpoint", port);
+        new SequenceEndpoint(http.withTimeout(max(http.timeout(), RELEASE_TIMEOUT))).release(lightsOut.getReleasePath());
         return Answer.ready(context.slot() + "'s workload released (POST " + lightsOut.getReleasePath() + " on port " + port + ")");
     }
 }
