@@ -183,6 +183,7 @@ final class OperationRunner implements AutoCloseable {
                 // transitional statuses change nothing else
             }
         }
+        leadership.afterTransition(cvm);
     }
 
     private static void assignInstanceIdAtFirstBoot(SimulatedCvm cvm) {

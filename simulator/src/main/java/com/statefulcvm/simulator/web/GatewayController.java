@@ -68,12 +68,6 @@ public class GatewayController {
 
     @RequestMapping({"/{target}", "/{target}/**"})
     ResponseEntity<String> forward(@PathVariable String target) {
-        return switch (cloud.gateway(target)) {
-            case HEALTHY -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body("{\"status\":\"ok\"}");
-            case UNHEALTHY -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.APPLICATION_JSON)
-                    .body("{\"status\":\"unhealthy\"}");
-            case NONE -> ResponseEntity.status(HttpStatus.BAD_GATEWAY).contentType(MediaType.TEXT_PLAIN)
-                    .body("no upstream");
-        };
+        return WorkloadAnswers.health(cloud.gateway(target));
     }
 }
