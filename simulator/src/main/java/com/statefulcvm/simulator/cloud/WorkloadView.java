@@ -35,8 +35,4 @@ public record WorkloadView(String askedName, Upstream askedUpstream, Optional<Wo
     public List<WorkloadMember> runningMembers() {
         return members.stream().filter(WorkloadMember::running).toList();
     }
-
-    public List<WorkloadMember> voters() {
-        return members.stream().filter(m -> !m.learner()).toList();
-    }
 }
