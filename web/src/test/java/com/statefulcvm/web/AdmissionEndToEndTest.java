@@ -131,7 +131,7 @@ class AdmissionEndToEndTest {
                 .until(() -> instance("admit-drain", 1), i -> i.hasNonNull("fenced"));
         assertThat(fenced.get("fenced").asText()).startsWith("fenced (drained): attestation failed: ADMISSION_REJECTED")
                 .contains("compose_hash");
-        await().atMost(Duration.ofSeconds(30)).as("drained through run-hook.bpmn").until(() -> history
+        await("drained through run-hook.bpmn").atMost(Duration.ofSeconds(30)).until(() -> history
                 .createHistoricActivityInstanceQuery().activityId("CallActivity_DrainFenced").finished().count() > 0);
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> heals("admit-drain/1").isEmpty()
                 && "running".equals(cvm("admit-drain-1").get("status").asText()));
