@@ -63,7 +63,8 @@ class AttestationEndToEndTest {
 
         String pid = startAndApprove("services:\n  web:\n    image: nginxdemos/hello:attested\n");
         Task halted = driver().awaitTask(pid, "UserTask_RolloutHalted");
-        assertThat(halted.getName()).isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
+        assertThat(halted.getName()).as("halted because: %s", tasks.getVariable(halted.getId(), "haltReason"))
+                .isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
         assertThat((String) tasks.getVariable(halted.getId(), "haltReason"))
                 .startsWith("attestation of webdemo-1 failed, the instance is not admitted: ADMISSION_REJECTED")
                 .contains("compose_hash");
