@@ -155,7 +155,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             records.add(heldBy(spec, ordinal, engine, admitting) != null ? null : observer.observeSlot(spec, ordinal, bySlot.get(ordinal)));
         }
-        Map<Integer, String> notAdmitted = admission(spec, bySlot, records, engine, admitting, now);
+        Map<Integer, String> notAdmitted = admission(spec, bySlot, records, admitting, now);
 
         Map<Integer, CompletableFuture<ProbeResult>> probed = probeRunning(spec, bySlot, engine, admitting, notAdmitted);
         HealthTracker tracker = HealthTracker.of(spec.getHealthCheck(), spec.getAutoHealing());
@@ -219,7 +219,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
      * and running instances without a valid attestation of their current boot, for which a re-attestation is started.
      */
     private Map<Integer, String> admission(ReplicaSetSpec spec, Map<Integer, CvmInfo> bySlot, List<InstanceRecord> records,
-                                           HealStarter.Snapshot engine, Map<String, String> admitting, Instant now) {
+                                           Map<String, String> admitting, Instant now) {
         Map<Integer, Fence> fenced = new HashMap<>();
         fences.fences(spec.getName()).forEach(f -> fenced.put(f.ordinal(), f));
         Map<Integer, Instant> boots = bootMarkers(spec, bySlot, records, fenced, now);
