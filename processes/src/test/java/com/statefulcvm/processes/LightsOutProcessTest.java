@@ -140,6 +140,10 @@ class LightsOutProcessTest {
                 task.getExecution().setVariable("followers", followersOf(seed));
             }
         });
+        Mocks.register("fenceInstance", (JavaDelegate) ex -> {
+            steps.add("fence:" + ex.getVariable("slot"));
+            ex.setVariable("fenceAction", "STOP");
+        });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             String slot = (String) ex.getVariable("slot");
             steps.add("attest:" + slot + "=" + ex.getVariable("boundInstanceId"));
@@ -265,7 +269,7 @@ class LightsOutProcessTest {
         notAdmitted = Set.of("kv-1");
         ProcessInstance pi = recover();
         DueJobs.that(pi).isEnded().hasPassed("BoundaryEvent_SeedNotAdmitted").hasNotPassed("SubProcess_Followers");
-        assertThat(steps).containsSubsequence("attest:kv-1=i-1", "outcome:seed-failed");
+        assertThat(steps).containsSubsequence("attest:kv-1=i-1", "fence:kv-1", "outcome:seed-failed");
         assertThat(steps).doesNotContain("probe:kv-1", "attest:kv-0=i-0");
     }
 
@@ -275,7 +279,7 @@ class LightsOutProcessTest {
         ProcessInstance pi = recover();
         DueJobs.that(pi).isEnded().hasPassed("Task_RecordNotJoined");
         assertThat(steps.subList(steps.indexOf("seed:kv-1") + 1, steps.size())).containsExactly(
-                "attest:kv-1=i-1", "release:kv-1", "probe:kv-1", "attest:kv-0=i-0", "not-joined:kv-0=INSTANCE_MISMATCH: a new instance_id",
+                "attest:kv-1=i-1", "release:kv-1", "probe:kv-1", "attest:kv-0=i-0", "fence:kv-0", "not-joined:kv-0=INSTANCE_MISMATCH: a new instance_id",
                 "attest:kv-2=i-2", "release:kv-2", "probe:kv-2", "outcome:recovered");
     }
 
