@@ -38,6 +38,11 @@ public class ReplicaSetSpec {
     private Scaling scaling = new Scaling();
     /** Per-slot overrides (labels, instance type, disk size, node placement), by ordinal: docs/fleet.md. */
     private List<InstanceOverride> instances = new ArrayList<>();
+    /**
+     * The app's env encryption public key (hex X25519, as {@code phala cvms get} or the dashboard shows it), for env
+     * rollouts of an app this deployment did not create; an app it created has the key recorded at creation.
+     */
+    private String envEncryptPublicKey;
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
@@ -67,6 +72,7 @@ public class ReplicaSetSpec {
         copy.failover = failover;
         copy.scaling = scaling;
         copy.instances = instances;
+        copy.envEncryptPublicKey = envEncryptPublicKey;
         return copy;
     }
 
@@ -125,4 +131,8 @@ public class ReplicaSetSpec {
     public List<InstanceOverride> getInstances() { return instances; }
 
     public void setInstances(List<InstanceOverride> instances) { this.instances = instances; }
+
+    public String getEnvEncryptPublicKey() { return envEncryptPublicKey; }
+
+    public void setEnvEncryptPublicKey(String envEncryptPublicKey) { this.envEncryptPublicKey = envEncryptPublicKey; }
 }

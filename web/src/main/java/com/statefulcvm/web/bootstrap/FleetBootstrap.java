@@ -138,6 +138,9 @@ class FleetBootstrap {
                 first.diskSize(), first.nodeIdText(), null, null));
         phala.commitProvision(new CommitRequest(provisioned.appId(), provisioned.composeHash(), null, null));
         registry.saveCreatedAppId(spec.getName(), provisioned.appId());
+        if (provisioned.appEnvEncryptPubkey() != null) {
+            registry.saveEnvEncryptPubkey(spec.getName(), provisioned.appEnvEncryptPubkey());
+        }
         log.info("Created app {} for replica set '{}'", provisioned.appId(), spec.getName());
         return provisioned.appId();
     }
