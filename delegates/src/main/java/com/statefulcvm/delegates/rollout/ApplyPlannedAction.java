@@ -89,6 +89,9 @@ public class ApplyPlannedAction implements JavaDelegate {
             // the env update restarts the CVM: it is this slot's update
             return envs.ensureUpdateRequested(execution, cvm);
         }
+        if (envs.requested(execution)) {
+            return "env update of " + cvm.name() + " already requested; not restarted on top of it";
+        }
         if (Boolean.TRUE.equals(execution.getVariable(RESTART_REQUESTED))) {
             return "restart of " + cvm.name() + " already requested";
         }

@@ -41,6 +41,11 @@ public class EnvUpdater {
                 && !Boolean.TRUE.equals(execution.getVariable(ENV_UPDATE_REQUESTED));
     }
 
+    /** True when this instance step's env update was accepted already. */
+    public boolean requested(DelegateExecution execution) {
+        return !envKeys(execution).isEmpty() && Boolean.TRUE.equals(execution.getVariable(ENV_UPDATE_REQUESTED));
+    }
+
     /** @return what happened, in words for the process's {@code stage} variable */
     public String ensureUpdateRequested(DelegateExecution execution, CvmInfo cvm) {
         if (!cvm.isSettled()) {
