@@ -57,7 +57,7 @@ final class FleetKeys {
                     int index = Integer.parseInt(m.group(1));
                     String setName = index < fleet.getReplicaSets().size() ? fleet.getReplicaSets().get(index).getName() : null;
                     problems.add("replicaSets[" + index + "]" + (setName == null ? "" : " (" + setName + ")") + ": "
-                            + m.group(2) + ": unknown key; known keys: " + siblings(m.group(2)));
+                            + m.group(2) + ": unknown key; known keys: " + siblings(m.group(2).replaceAll("\\[\\d+]", "")));
                 }
             });
         }
