@@ -103,12 +103,12 @@ class CapacityBenchmark {
                 MONITOR_SECONDS, CRASHES, Math.min(ROLLOUTS, SETS), ROLLOUT_MAX_UNAVAILABLE, TWO_NODE_SETS, UPDATE_MS, MIN_READY_SECONDS));
 
         int port = E2eSupport.freePort();
-        try (Node node = Node.start("node-1", port, SETS, "jdbc:h2:mem:capacity-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", null, null)) {
-            monitoring(node);
-            crashesHeal(node);
-            rolloutsAtOnce(node, Math.min(ROLLOUTS, SETS), "one node, H2", true);
+        try (Node node = Node.start("node-1", port, SETS, "jdbc:h2:mem:capacity-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000", null, null)) {
+            phase("monitoring", () -> monitoring(node));
+            phase("crashes", () -> crashesHeal(node));
+            phase("rollouts at once", () -> rolloutsAtOnce(node, Math.min(ROLLOUTS, SETS), "one node, H2", true));
         }
-        twoNodes();
+        phase("two nodes", this::twoNodes);
 
         report.append(String.format(Locale.ROOT, "%nLoad average at the end: %s.%n", loadAverage()));
         failures.forEach(f -> report.append("\nFAILED: ").append(f).append('\n'));
@@ -116,6 +116,22 @@ class CapacityBenchmark {
         Files.createDirectories(REPORT.getParent());
         Files.writeString(REPORT, report);
         assertThat(failures).as("work that did not complete").isEmpty();
+    }
+
+    interface Phase {
+        void run() throws Exception;
+    }
+
+    /** A phase that throws is reported as failed; the others still run and the report is still printed. */
+    private void phase(String name, Phase phase) {
+        System.out.printf(Locale.ROOT, "%s: %s starts%n", java.time.Instant.now(), name);
+        try {
+            phase.run();
+        } catch (Exception | AssertionError e) {
+            failures.add(name + ": " + e);
+            report.append(String.format(Locale.ROOT, "%n%s: FAILED (%s)%n%n", name, e));
+        }
+        System.out.printf(Locale.ROOT, "%s: %s ends%n", java.time.Instant.now(), name);
     }
 
     // ---------------------------------------------------------------- 1. monitoring
@@ -313,6 +329,9 @@ class CapacityBenchmark {
         static Node startSecond(String name, int port, int sets, String dbUrl, String user, String password, int firstPort) {
             List<String> args = common(name, port, sets, dbUrl, user, password);
             args.add("--simulator.enabled=false");
+            // the first node's engine is "default", which the REST API and the webapps address; this one needs
+            // another name in the same JVM (one process-engine registry), and takes jobs all the same
+            args.add("--camunda.bpm.process-engine-name=" + name.replace("-", ""));
             args.add("--orchestrator.phala.base-url=http://127.0.0.1:" + firstPort + "/simulator/api/v1");
             args.add("--orchestrator.health.url-template=http://127.0.0.1:" + firstPort + "/simulator/gateway/{instanceId}-{port}{path}");
             args.add("--orchestrator.attestation.pccs-url=http://127.0.0.1:" + firstPort + "/simulator/pccs");
@@ -332,7 +351,6 @@ class CapacityBenchmark {
             List<String> args = new ArrayList<>(List.of(
                     "--server.port=" + port,
                     "--spring.datasource.url=" + dbUrl,
-                    "--camunda.bpm.process-engine-name=" + name.replace("-", ""),
                     "--camunda.bpm.generic-properties.properties.hostname=" + name));
             if (user != null) {
                 args.add("--spring.datasource.username=" + user);
