@@ -7,6 +7,7 @@
 #   3. TWO_NODE_SETS rollouts at once on one node, then on two nodes sharing a fresh PostgreSQL database (needs
 #      ORCH_TEST_PG_URL/_USER/_PASSWORD: workloads/postgres-server.sh start <dir>; source <dir>/env).
 # Defaults: SETS=500 SET_SIZE=10 INTERVAL_SECONDS=10 MONITOR_SECONDS=120 CRASHES=5 ROLLOUTS=200 TWO_NODE_SETS=40.
+# PHASES=1,2,3 (default) picks the parts: 1 monitoring and crashes, 2 rollouts at once, 3 two nodes.
 # A reduced run: SETS=50 ROLLOUTS=20 MONITOR_SECONDS=60 TWO_NODE_SETS=10 benchmarks/capacity/run.sh
 # Extra arguments go to Maven (e.g. -o). JFR: ARGLINE='-XX:StartFlightRecording=filename=/tmp/capacity.jfr,settings=profile'.
 # Not part of ./run-tests. The report is printed at the end and kept in web/target/capacity-benchmark.md (the whole
