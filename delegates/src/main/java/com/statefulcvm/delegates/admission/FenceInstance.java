@@ -70,7 +70,7 @@ public class FenceInstance implements JavaDelegate {
         Fence fence = new Fence(spec.getName(), replicaSets.ordinalOf(spec, slot), cvm.map(CvmInfo::instanceId).orElse(null),
                 policy, reason, clock.instant(), procedureOf(execution));
         fences.save(fence);
-        observer.recordCondition(spec, slot, "Fenced: attestation failed: " + reason);
+        observer.recordCondition(spec, slot, fence.condition());
         execution.setVariable(FENCE_ACTION, policy.name());
         if (policy == FencePolicy.DRAIN) {
             execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());

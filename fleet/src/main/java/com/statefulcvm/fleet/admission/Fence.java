@@ -14,4 +14,12 @@ public record Fence(String replicaSet, int ordinal, String instanceId, FencePoli
     public String summary() {
         return "fenced (" + (action == FencePolicy.STOP ? "stopped" : "drained") + "): attestation failed: " + reason;
     }
+
+    /**
+     * The slot's condition while the fence stands: "Fenced: attestation failed: &lt;cause&gt;". It outranks whatever was
+     * observed since (the stop the fence itself caused reads "Status stopped"), so the operator sees why the slot is out.
+     */
+    public String condition() {
+        return "Fenced: attestation failed: " + reason;
+    }
 }

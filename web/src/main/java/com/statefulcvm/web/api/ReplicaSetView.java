@@ -44,10 +44,18 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                         Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
                         String fenced, Instant fencedAt, String fencedBy, SlotConfigView config) {
 
-        /** {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). */
+        /**
+         * {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). While it stands
+         * the condition and the attestation verdict are the fence's: the failed verdict that fenced the slot, not the
+         * latest observation (the stop the fence itself caused reads "Status stopped" and ends the boot the verdict
+         * spoke for, so the registry forgets it).
+         */
         static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, SlotSpec slot) {
+            boolean failedVerdictKept = Boolean.FALSE.equals(r.attested());
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
-                    r.healthy(), r.condition(), r.observedAt(), r.attested(), r.attestation(), r.attestedAt(), conditions,
+                    r.healthy(), fence.map(Fence::condition).orElse(r.condition()), r.observedAt(),
+                    fence.isPresent() ? Boolean.FALSE : r.attested(), fence.map(Fence::reason).orElse(r.attestation()),
+                    fence.map(f -> failedVerdictKept ? r.attestedAt() : f.fencedAt()).orElse(r.attestedAt()), conditions,
                     fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
                     fence.map(Fence::fencedBy).orElse(null), SlotConfigView.of(slot));
         }
