@@ -2,7 +2,9 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.delegates.rollout.RolloutVariables;
 import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.AfterEach;
@@ -19,10 +21,12 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Attestation in the rollout, over real HTTP: the simulator's synthetic evidence for every CVM, verified by the
@@ -46,12 +50,34 @@ class AttestationEndToEndTest {
     TaskService tasks;
     @Autowired
     HistoryService history;
+    @Autowired
+    RuntimeService runtime;
 
+    /**
+     * The tests share one application and its simulator: a rollout a failed test left running is deleted, every CVM is
+     * made honest again, and a slot a test left fenced (stopped) is readmitted and admitted, so the next test starts
+     * from three running, admitted instances.
+     */
     @AfterEach
-    void honestAgain() {
+    void honestAgain() throws Exception {
+        E2eSupport.deleteRunning(runtime, RolloutVariables.PROCESS_KEY);
         for (int ordinal = 0; ordinal < 3; ordinal++) {
             http.postForEntity("/simulator/_admin/cvms/" + SET + "-" + ordinal + "/evidence", json(Map.of("tamper", "none")), String.class);
         }
+        for (JsonNode instance : driver().readSet().get("instances")) {
+            if (instance.hasNonNull("fenced")) {
+                readmit(instance.get("ordinal").asInt());
+            }
+        }
+    }
+
+    private void readmit(int ordinal) throws Exception {
+        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/" + SET + "/instances/" + ordinal + "/readmit",
+                json(Map.of("reason", "test cleanup: evidence honest again")), String.class);
+        assertThat(readmit.getStatusCode()).as("readmit of %s-%d: %s", SET, ordinal, readmit.getBody()).isEqualTo(HttpStatus.CREATED);
+        driver().awaitEnded(JSON.readTree(readmit.getBody()).get("processInstanceId").asText(), "EndEvent_HealedByRestart");
+        await().atMost(Duration.ofSeconds(30)).until(() -> driver().readSet().get("instances").get(ordinal),
+                i -> !i.hasNonNull("fenced") && "running".equals(i.path("status").asText()));
     }
 
     @Test
