@@ -18,8 +18,8 @@ import java.util.Optional;
  * Everything a lights-out recovery start checks before anything happens, in one place (as {@link ScaleStartChecks}
  * does for a scale): the body (an optional {@code reason}, nothing else), whether the set's workload type can be
  * recovered (a {@code sequence-<type>} procedure is deployed; 400), and the procedures that must not run beside it
- * (409: another lights-out recovery, a rollout, a scale, a failover, a heal of one of its instances). The checks of
- * the running procedures are made without the caller's authorizations.
+ * (409: another lights-out recovery, a rollout, a scale, a failover, a heal or a re-attestation of one of its
+ * instances). The checks of the running procedures are made without the caller's authorizations.
  */
 @Component
 class LightsOutStartChecks {
@@ -54,6 +54,13 @@ class LightsOutStartChecks {
         if (heal.isPresent()) {
             throw new ApiProblem(HttpStatus.CONFLICT, "heal " + heal.get() + " of an instance of replica set '" + set
                     + "' is running; recover once the heal has ended", Map.of("processInstanceId", heal.get()));
+        }
+        // The recovery holds every slot against the monitor's heals and re-attestations while it runs (HealStarter's
+        // claims), but one already running would still fence, and stop, an instance the recovery is starting.
+        Optional<String> admission = running.admissionOf(set);
+        if (admission.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "re-attestation " + admission.get() + " of an instance of replica set '" + set
+                    + "' is running; recover once it has ended", Map.of("processInstanceId", admission.get()));
         }
     }
 

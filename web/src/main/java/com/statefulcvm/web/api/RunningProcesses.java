@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.admission.AdmissionStarter;
 import com.statefulcvm.delegates.heal.HealVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
@@ -34,8 +35,20 @@ class RunningProcesses {
 
     /** The id of a running heal of one of the set's instances (business key {@code <set>/<ordinal>}), if any. */
     Optional<String> healOf(String set) {
+        return ofAnInstance(HealVariables.HEAL_PROCESS, set);
+    }
+
+    /**
+     * The id of a running re-attestation (admit-instance.bpmn, business key {@code <set>/<ordinal>}) of one of the
+     * set's instances, if any: it may still fence, and stop, its instance.
+     */
+    Optional<String> admissionOf(String set) {
+        return ofAnInstance(AdmissionStarter.ADMIT_PROCESS, set);
+    }
+
+    private Optional<String> ofAnInstance(String processKey, String set) {
         return configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
-                () -> runtime.createProcessInstanceQuery().processDefinitionKey(HealVariables.HEAL_PROCESS)
+                () -> runtime.createProcessInstanceQuery().processDefinitionKey(processKey)
                         .processInstanceBusinessKeyLike(set + "/%").list().stream().map(ProcessInstance::getId).findFirst()));
     }
 }
