@@ -70,6 +70,18 @@ class HealController {
         String why = "requested by " + user + (reason == null ? "" : ": " + reason);
         HealStarter.Outcome outcome = startSerialized(spec, target, why, user);
         String slot = spec.slotName(target);
+        requireStarted(outcome, slot);
+        String pid = ((HealStarter.Started) outcome).processInstanceId();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("processInstanceId", pid);
+        answer.put("replicaSet", name);
+        answer.put("ordinal", target);
+        answer.put("slot", slot);
+        return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + pid)).body(answer);
+    }
+
+    /** 409 for a heal that was not started: the instance is being healed already, or a rollout works on it. */
+    static void requireStarted(HealStarter.Outcome outcome, String slot) {
         if (outcome instanceof HealStarter.AlreadyHealing running) {
             throw new ApiProblem(HttpStatus.CONFLICT, "a heal of " + slot + " is already running",
                     Map.of("processInstanceId", running.processInstanceId()));
@@ -78,13 +90,6 @@ class HealController {
             throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout.processInstanceId() + " is working on " + slot
                     + "; heal it once the rollout has moved on", Map.of("rolloutProcessInstanceId", rollout.processInstanceId()));
         }
-        String pid = ((HealStarter.Started) outcome).processInstanceId();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("processInstanceId", pid);
-        answer.put("replicaSet", name);
-        answer.put("ordinal", target);
-        answer.put("slot", slot);
-        return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + pid)).body(answer);
     }
 
     /**
