@@ -228,4 +228,30 @@ class StartFormsTest {
                 .processInstanceId(scale.getId()).finished().singleResult(), p -> p != null);
         assertThat(ended.getEndActivityId()).isEqualTo("EndEvent_NoChange");
     }
+
+    @Test
+    void metricsAfterARolloutShowItsOutcomeAndStepTimes() throws Exception {
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
+        ResponseEntity<String> answer = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                new HttpEntity<>(JSON.writeValueAsString(Map.of("dockerCompose", compose)), headers), String.class);
+        assertThat(answer.getStatusCode()).as(answer.getBody()).isEqualTo(HttpStatus.CREATED);
+        String pid = JSON.readTree(answer.getBody()).get("processInstanceId").asText();
+        HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+                .until(() -> history.createHistoricProcessInstanceQuery().processInstanceId(pid).finished().singleResult(), p -> p != null);
+        assertThat(ended.getEndActivityId()).isEqualTo("EndEvent_RolloutCompleted");
+
+        assertThat(http.getForEntity("/actuator/prometheus", String.class).getStatusCode()).isEqualTo(HttpStatus.UNAUTHORIZED);
+        ResponseEntity<String> scrape = http.withBasicAuth("admin", "admin").getForEntity("/actuator/prometheus", String.class);
+        assertThat(scrape.getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(scrape.getBody())
+                .contains("orchestrator_procedures_total{outcome=\"RolloutCompleted\",procedure=\"rollout\"}")
+                .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"Task_PlanRollout\"}")
+                .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"CallActivity_DrainInstance\"}")
+                .contains("orchestrator_procedure_starts_total{procedure=\"rollout\",result=\"started\"}")
+                .contains("orchestrator_attestation_verdicts_total{verdict=\"InstanceAdmitted\"}")
+                .contains("orchestrator_approvals_open")
+                .contains("orchestrator_phala_calls_seconds_count{operation=\"");
+    }
 }
