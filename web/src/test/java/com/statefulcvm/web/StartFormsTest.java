@@ -203,6 +203,12 @@ class StartFormsTest {
                 "a failover of replica set 'pgforms' is already running");
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);
+        // the engine REST API's start at an activity past the start event, skipping custom listeners: still checked
+        String atActivity = "{\"businessKey\": \"pgforms\", \"variables\": {\"replicaSet\": {\"value\": \"pgforms\"}},"
+                + " \"skipCustomListeners\": true,"
+                + " \"startInstructions\": [{\"type\": \"startBeforeActivity\", \"activityId\": \"Task_CheckLeaderLost\"}]}";
+        refused("failover", http.withBasicAuth("admin", "admin").postForEntity("/engine-rest/process-definition/key/failover/start",
+                new HttpEntity<>(atActivity, headers), String.class), HttpStatus.CONFLICT, "a failover of replica set 'pgforms' is already running");
         ResponseEntity<String> rest = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/pgforms/failover",
                 new HttpEntity<>("{}", headers), String.class);
         assertThat(rest.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
