@@ -12,12 +12,14 @@ import org.camunda.bpm.engine.FormService;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpEntity;
@@ -48,6 +50,8 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles({"e2e", "start-forms"})
+// a Spring Boot test turns metrics export off unless asked: /actuator/prometheus is what this test reads
+@AutoConfigureObservability
 class StartFormsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -71,6 +75,8 @@ class StartFormsTest {
     FormService forms;
     @Autowired
     ProcedureStarts procedures;
+    @Autowired
+    TaskService tasks;
 
     @AfterEach
     void deleteRunning() {
@@ -142,25 +148,30 @@ class StartFormsTest {
                 HttpStatus.BAD_REQUEST, "maxUnavailable");
         assertThat(everStarted("rollout")).as("a refused start leaves nothing, not even history").isEqualTo(before);
 
-        // a pause keeps the rollout running while the second starts are tried: the first wave waits for nothing else
-        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", SET, "dockerCompose", COMPOSE,
+        // webdemo asks for an approval before it rolls out: the rollout waits in Tasklist while the second starts are tried
+        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", "webdemo", "dockerCompose", COMPOSE,
                 "updatePolicy", "{\"maxUnavailable\": 1}")));
-        assertThat(rollout.getBusinessKey()).isEqualTo(SET);
+        assertThat(rollout.getBusinessKey()).isEqualTo("webdemo");
         assertThat(variable(rollout, RolloutVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(rollout, RolloutVariables.TARGET_COMPOSE)).isEqualTo(COMPOSE);
         assertThat(variable(rollout, RolloutVariables.UPDATE_POLICY_OVERRIDE)).isEqualTo("{\"maxUnavailable\":1}");
-        assertThat(runtime.getVariable(rollout.getId(), "dockerCompose")).isNull();
+        assertThat(variable(rollout, "dockerCompose")).isNull();
+        await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(rollout.getId()).count() == 1);
 
-        if (runtime.createProcessInstanceQuery().processInstanceId(rollout.getId()).count() == 1) {
-            refused("rollout", submit("rollout", Map.of("replicaSet", SET, "dockerCompose", COMPOSE)), HttpStatus.CONFLICT,
-                    "a rollout of 'webforms' is already running");
-            // started from the engine directly, with a forged requestedBy: the same check
-            assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", SET,
-                    Map.of(RolloutVariables.REPLICA_SET, SET, RolloutVariables.TARGET_COMPOSE, COMPOSE, RolloutVariables.REQUESTED_BY, "mallory")))
-                    .isInstanceOf(ProcedureStartRefused.class).hasMessageContaining("a rollout of 'webforms' is already running");
-            assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("rollout").processInstanceBusinessKey(SET).count())
-                    .isLessThanOrEqualTo(1);
-        }
+        refused("rollout", submit("rollout", Map.of("replicaSet", "webdemo", "dockerCompose", COMPOSE)), HttpStatus.CONFLICT,
+                "a rollout of 'webdemo' is already running");
+        // started from the engine directly, with a forged requestedBy: the same check
+        assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", "webdemo",
+                Map.of(RolloutVariables.REPLICA_SET, "webdemo", RolloutVariables.TARGET_COMPOSE, COMPOSE, RolloutVariables.REQUESTED_BY, "mallory")))
+                .isInstanceOf(ProcedureStartRefused.class).hasMessageContaining("a rollout of 'webdemo' is already running");
+        // and our REST API says the same
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        ResponseEntity<String> rest = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/webdemo/rollouts",
+                new HttpEntity<>(JSON.writeValueAsString(Map.of("dockerCompose", COMPOSE)), headers), String.class);
+        refused("rollout", rest, HttpStatus.CONFLICT, "a rollout of 'webdemo' is already running");
+        assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("rollout").processInstanceBusinessKey("webdemo").count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -180,10 +191,10 @@ class StartFormsTest {
         assertThat(variable(heal, HealVariables.HEAL_TRIGGER)).isEqualTo(HealVariables.TRIGGER_OPERATOR);
         assertThat(variable(heal, HealVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(heal, HealVariables.HEAL_REASON)).isEqualTo("requested by admin: looks stuck");
-        if (runtime.createProcessInstanceQuery().processInstanceId(heal.getId()).count() == 1) {
-            refused("heal", submit("heal", Map.of("replicaSet", SET, "ordinal", 1L)), HttpStatus.CONFLICT,
-                    "a heal of webforms-1 is already running");
-        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(heal.getId()).count() == 1);
+        refused("heal", submit("heal", Map.of("replicaSet", SET, "ordinal", 1L)), HttpStatus.CONFLICT,
+                "a heal of webforms-1 is already running");
+        assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("heal").count()).isEqualTo(1);
     }
 
     @Test
@@ -254,7 +265,7 @@ class StartFormsTest {
         assertThat(scrape.getBody())
                 .contains("orchestrator_procedures_total{outcome=\"RolloutCompleted\",procedure=\"rollout\"}")
                 .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"Task_PlanRollout\"}")
-                .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"CallActivity_DrainInstance\"}")
+                .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"CallActivity_AttestInstance\"}")
                 .contains("orchestrator_procedure_starts_total{procedure=\"rollout\",result=\"started\"}")
                 .contains("orchestrator_attestation_verdicts_total{verdict=\"InstanceAdmitted\"}")
                 .contains("orchestrator_approvals_open")

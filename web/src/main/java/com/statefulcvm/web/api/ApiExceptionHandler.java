@@ -30,7 +30,7 @@ class ApiExceptionHandler {
         return body(problem.status(), problem.getMessage(), problem.detail());
     }
 
-    /** A start refused at the procedure's start event (a race our own checks before it did not see). */
+    /** A start refused as the procedure starts (a race our own checks before it did not see). */
     @ExceptionHandler(ProcedureStartRefused.class)
     ResponseEntity<Map<String, Object>> startRefused(ProcedureStartRefused refused) {
         return body(refused.httpStatus(), refused.getMessage(), refused.detail());

@@ -1,7 +1,7 @@
 package com.statefulcvm.web.api;
 
 /**
- * The checks of one operator procedure's start, run by {@link ProcedureStarts} at the procedure's start event for every
+ * The checks of one operator procedure's start, run by {@link ProcedureStarts} as the process instance starts, for every
  * start: our REST API, a Tasklist start form, the engine's REST API or Java API. Adding a procedure to this is one
  * Spring bean implementing this interface (and a start form on its start event).
  */

@@ -5,7 +5,7 @@ import org.camunda.bpm.engine.rest.exception.InvalidRequestException;
 import org.springframework.http.HttpStatus;
 
 /**
- * A start of an operator procedure refused at its start event. The transaction that started it rolls back, so nothing
+ * A start of an operator procedure refused as it starts. The transaction that started it rolls back, so nothing
  * changes. The engine's REST API (and Tasklist's, the same resources) answers a RestException with its status, so a
  * refusal is 400 or 409 there as it is in our API, with the message naming the field.
  */

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 
 /**
  * The one place every start of an operator procedure is checked, whoever starts it: {@link ProcedureStartPlugin} calls
- * {@link #check} at the procedure's start event, inside the transaction that starts it, so a refusal rolls the start
+ * {@link #check} as the process instance starts (its start listener), inside the transaction that starts it, so a refusal rolls the start
  * back and nothing changes. The checks themselves are the ones our REST API makes ({@link ProcedureStartCheck}, one per
  * procedure). Every accepted start runs under the set's name as business key and records who started it
  * ({@code requestedBy}, the authenticated user).
