@@ -148,29 +148,29 @@ class StartFormsTest {
                 HttpStatus.BAD_REQUEST, "maxUnavailable");
         assertThat(everStarted("rollout")).as("a refused start leaves nothing, not even history").isEqualTo(before);
 
-        // webdemo asks for an approval before it rolls out: the rollout waits in Tasklist while the second starts are tried
-        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", "webdemo", "dockerCompose", COMPOSE,
+        // webapproved asks for an approval before it rolls out: the rollout waits in Tasklist while the second starts are tried
+        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", "webapproved", "dockerCompose", COMPOSE,
                 "updatePolicy", "{\"maxUnavailable\": 1}")));
-        assertThat(rollout.getBusinessKey()).isEqualTo("webdemo");
+        assertThat(rollout.getBusinessKey()).isEqualTo("webapproved");
         assertThat(variable(rollout, RolloutVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(rollout, RolloutVariables.TARGET_COMPOSE)).isEqualTo(COMPOSE);
         assertThat(variable(rollout, RolloutVariables.UPDATE_POLICY_OVERRIDE)).isEqualTo("{\"maxUnavailable\":1}");
         assertThat(variable(rollout, "dockerCompose")).isNull();
         await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(rollout.getId()).count() == 1);
 
-        refused("rollout", submit("rollout", Map.of("replicaSet", "webdemo", "dockerCompose", COMPOSE)), HttpStatus.CONFLICT,
-                "a rollout of 'webdemo' is already running");
+        refused("rollout", submit("rollout", Map.of("replicaSet", "webapproved", "dockerCompose", COMPOSE)), HttpStatus.CONFLICT,
+                "a rollout of 'webapproved' is already running");
         // started from the engine directly, with a forged requestedBy: the same check
-        assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", "webdemo",
-                Map.of(RolloutVariables.REPLICA_SET, "webdemo", RolloutVariables.TARGET_COMPOSE, COMPOSE, RolloutVariables.REQUESTED_BY, "mallory")))
-                .isInstanceOf(ProcedureStartRefused.class).hasMessageContaining("a rollout of 'webdemo' is already running");
+        assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", "webapproved",
+                Map.of(RolloutVariables.REPLICA_SET, "webapproved", RolloutVariables.TARGET_COMPOSE, COMPOSE, RolloutVariables.REQUESTED_BY, "mallory")))
+                .isInstanceOf(ProcedureStartRefused.class).hasMessageContaining("a rollout of 'webapproved' is already running");
         // and our REST API says the same
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);
-        ResponseEntity<String> rest = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/webdemo/rollouts",
+        ResponseEntity<String> rest = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/webapproved/rollouts",
                 new HttpEntity<>(JSON.writeValueAsString(Map.of("dockerCompose", COMPOSE)), headers), String.class);
-        refused("rollout", rest, HttpStatus.CONFLICT, "a rollout of 'webdemo' is already running");
-        assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("rollout").processInstanceBusinessKey("webdemo").count())
+        refused("rollout", rest, HttpStatus.CONFLICT, "a rollout of 'webapproved' is already running");
+        assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("rollout").processInstanceBusinessKey("webapproved").count())
                 .isEqualTo(1);
     }
 
