@@ -19,6 +19,11 @@ public final class PhalaCloudClients {
 
     /** Seam for tests that want to see the retry waits instead of waiting them. */
     static PhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock) {
-        return FeignPhalaCloudClient.create(settings, sleeper, clock, PhalaCallObserver.NONE);
+        return create(settings, sleeper, clock, PhalaCallObserver.NONE);
+    }
+
+    /** Seam for tests that watch what a client reports. */
+    static PhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock, PhalaCallObserver observer) {
+        return FeignPhalaCloudClient.create(settings, sleeper, clock, observer);
     }
 }
