@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * heal.bpmn's start, from the start form ({@code replicaSet}, {@code ordinal}, optional {@code reason}), our REST API or
  * the health monitor: the instance exists, no heal of it runs, no rollout works on it ({@link HealStarter}'s rules,
- * the REST API's messages). The health monitor's budget is the monitor's own business and is not asked here.
+ * the REST API's messages), and a fenced instance only by a readmit. The health monitor's budget is the monitor's own
+ * business and is not asked here.
  */
 @Component
 class HealStartCheck implements ProcedureStartCheck {
@@ -19,10 +20,12 @@ class HealStartCheck implements ProcedureStartCheck {
 
     private final ReplicaSets replicaSets;
     private final HealStarter starter;
+    private final HealController heals;
 
-    HealStartCheck(ReplicaSets replicaSets, HealStarter starter) {
+    HealStartCheck(ReplicaSets replicaSets, HealStarter starter, HealController heals) {
         this.replicaSets = replicaSets;
         this.starter = starter;
+        this.heals = heals;
     }
 
     @Override
@@ -39,6 +42,9 @@ class HealStartCheck implements ProcedureStartCheck {
         }
         int ordinal = Ordinals.parse(spec, String.valueOf(given));
         String slot = spec.slotName(ordinal);
+        if (!HealVariables.TRIGGER_READMIT.equals(start.text(HealVariables.HEAL_TRIGGER))) {
+            heals.requireNotFenced(spec, ordinal);
+        }
         HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
         starter.serializeStartsOf(spec.getName());
 
