@@ -205,11 +205,14 @@ class StartFormsTest {
         refused("failover", submit("failover", Map.of()), HttpStatus.BAD_REQUEST, "replicaSet: is required");
         assertThat(everStarted("failover")).isEqualTo(before);
 
+        // the simulator's Patroni answers behind every running CVM of the set: with all three down, none does, and the
+        // failover waits out its long grace
+        await().atMost(Duration.ofSeconds(30)).until(() -> crashAll("pgforms-0", "pgforms-1", "pgforms-2"));
         ProcessInstance failover = started(submit("failover", Map.of("replicaSet", "pgforms", "reason", "leader gone")));
         assertThat(failover.getBusinessKey()).isEqualTo("pgforms");
         assertThat(variable(failover, FailoverVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(failover, FailoverVariables.FAILOVER_REASON)).isEqualTo("requested by admin: leader gone");
-        // its grace is 600 s: it is still running
+        await().atMost(Duration.ofSeconds(60)).until(() -> "WAITING".equals(runtime.getVariable(failover.getId(), FailoverVariables.LEADER_VERDICT)));
         refused("failover", submit("failover", Map.of("replicaSet", "pgforms")), HttpStatus.CONFLICT,
                 "a failover of replica set 'pgforms' is already running");
         HttpHeaders headers = new HttpHeaders();
@@ -267,8 +270,18 @@ class StartFormsTest {
                 .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"Task_PlanRollout\"}")
                 .contains("orchestrator_step_duration_seconds_count{procedure=\"rollout\",step=\"CallActivity_AttestInstance\"}")
                 .contains("orchestrator_procedure_starts_total{procedure=\"rollout\",result=\"started\"}")
-                .contains("orchestrator_attestation_verdicts_total{verdict=\"InstanceAdmitted\"}")
+                .contains("orchestrator_attestation_verdicts_total{process=\"attest-instance\",verdict=\"InstanceAdmitted\"}")
                 .contains("orchestrator_approvals_open")
                 .contains("orchestrator_phala_calls_seconds_count{operation=\"");
+    }
+
+    /** Crashes each CVM once it exists and runs (the bootstrap creates them); true once all are stopped. */
+    private boolean crashAll(String... cvms) {
+        boolean allStopped = true;
+        for (String cvm : cvms) {
+            ResponseEntity<String> crashed = http.postForEntity("/simulator/_admin/cvms/" + cvm + "/crash", null, String.class);
+            allStopped &= crashed.getStatusCode() == HttpStatus.OK && crashed.getBody().contains("\"stopped\"");
+        }
+        return allStopped;
     }
 }

@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * The engine's history events as Micrometer meters, beside the engine's own history (it keeps writing its tables):
  * how each operator procedure ended, how long each step took, the health monitor's rounds and how late each began, and
- * the verdicts of attest-instance.bpmn. Events are counted when the engine produces them, inside the step's
+ * the verdicts of attest-instance.bpmn and admit-instance.bpmn. Events are counted when the engine produces them, inside the step's
  * transaction; a step whose transaction then fails and is retried counts again, as it ran again.
  */
 class EngineMetrics implements HistoryEventHandler {
@@ -33,7 +33,8 @@ class EngineMetrics implements HistoryEventHandler {
     static final String MONITOR_LATENESS = "orchestrator.health.monitor.lateness";
     static final String ATTESTATION_VERDICTS = "orchestrator.attestation.verdicts";
 
-    private static final String ATTEST_PROCESS = "attest-instance";
+    /** A procedure's attestation of an instance, and the health monitor's re-attestation of one that restarted. */
+    private static final Set<String> ATTEST_PROCESSES = Set.of("attest-instance", "admit-instance");
     private static final String MONITOR_ROUND_STEP = "Task_ProbeReplicaSet";
     private static final String MONITOR_TIMER = "Timer_WaitInterval";
     /** The activity types that are steps someone waits for; gateways and plain events take no time worth a series. */
@@ -71,8 +72,8 @@ class EngineMetrics implements HistoryEventHandler {
     private void processEnded(MeterRegistry meters, HistoricProcessInstanceEventEntity process) {
         String key = process.getProcessDefinitionKey();
         String outcome = outcome(process);
-        if (ATTEST_PROCESS.equals(key)) {
-            meters.counter(ATTESTATION_VERDICTS, "verdict", outcome).increment();
+        if (ATTEST_PROCESSES.contains(key)) {
+            meters.counter(ATTESTATION_VERDICTS, "process", key, "verdict", outcome).increment();
         } else if (procedures.getObject().procedures().contains(key)) {
             meters.counter(PROCEDURES, "procedure", key, "outcome", outcome).increment();
         }

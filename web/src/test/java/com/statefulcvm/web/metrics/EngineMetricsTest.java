@@ -75,7 +75,8 @@ class EngineMetricsTest {
 
         assertThat(meters.counter(EngineMetrics.PROCEDURES, "procedure", "rollout", "outcome", "RolloutCompleted").count()).isEqualTo(1);
         assertThat(meters.counter(EngineMetrics.PROCEDURES, "procedure", "heal", "outcome", "Cancelled").count()).isEqualTo(1);
-        assertThat(meters.counter(EngineMetrics.ATTESTATION_VERDICTS, "verdict", "AttestationFailed").count()).isEqualTo(1);
+        assertThat(meters.counter(EngineMetrics.ATTESTATION_VERDICTS, "process", "attest-instance", "verdict", "AttestationFailed").count())
+                .isEqualTo(1);
         assertThat(meters.find(EngineMetrics.PROCEDURES).tag("procedure", "run-hook").counter()).as("a helper is no procedure").isNull();
     }
 }
