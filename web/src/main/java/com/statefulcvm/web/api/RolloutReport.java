@@ -44,7 +44,8 @@ class RolloutReport {
     private static final String[] NAMES = {RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY, RolloutVariables.UPDATE_REVISION,
             RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED, RolloutVariables.STEP_OUTCOME,
             RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY, RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF,
-            RolloutVariables.LAST_GOOD_REVISION, RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS};
+            RolloutVariables.LAST_GOOD_REVISION, RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS,
+            RolloutVariables.TARGET_ENV_KEYS};
 
     private final HistoryService history;
     private final RuntimeService runtime;
@@ -84,6 +85,8 @@ class RolloutReport {
         putIfPresent(out, "rollbackToRevision", processVariable(variables, pid, RolloutVariables.ROLLBACK_TO_REVISION));
         putIfPresent(out, "rollbackOf", processVariable(variables, pid, RolloutVariables.ROLLBACK_OF));
         putIfPresent(out, "targetOrdinals", processVariable(variables, pid, RolloutVariables.TARGET_ORDINALS));
+        // an env rollout: the names it set (the values went encrypted to the CVMs and are nowhere here)
+        putIfPresent(out, "envKeys", processVariable(variables, pid, RolloutVariables.TARGET_ENV_KEYS));
         putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
         out.put("outcome", outcome(rollout, processVariable(variables, pid, RolloutVariables.OUTCOME)));
         Object stage = running ? engine.variable(pid, RolloutVariables.STAGE) : processVariable(variables, pid, RolloutVariables.STAGE);

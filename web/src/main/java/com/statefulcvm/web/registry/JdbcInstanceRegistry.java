@@ -73,4 +73,16 @@ public class JdbcInstanceRegistry implements InstanceRegistry {
             return race.tryInsert(() -> sets.insert(replicaSet, appId, clock.instant())) ? Boolean.TRUE : null;
         });
     }
+
+    @Override
+    public Optional<String> envEncryptPubkey(String replicaSet) {
+        return sets.findById(replicaSet).map(ReplicaSetRow::envEncryptPubkey);
+    }
+
+    /** Only on the row the app's creation wrote: the key belongs to that app. */
+    @Override
+    @Transactional
+    public void saveEnvEncryptPubkey(String replicaSet, String pubkey) {
+        sets.updateEnvEncryptPubkey(replicaSet, pubkey);
+    }
 }

@@ -19,4 +19,8 @@ interface ReplicaSetRowRepository extends Repository<ReplicaSetRow, String> {
     @Modifying
     @Query("UPDATE orch_replica_set SET app_id = :appId WHERE name = :name")
     int updateAppId(String name, String appId);
+
+    @Modifying
+    @Query("UPDATE orch_replica_set SET env_encrypt_pubkey = :pubkey WHERE name = :name")
+    int updateEnvEncryptPubkey(String name, String pubkey);
 }
