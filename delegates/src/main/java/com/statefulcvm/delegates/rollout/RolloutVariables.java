@@ -70,6 +70,14 @@ public final class RolloutVariables {
     public static final String HOOK_TIMEOUT = "hookTimeout";
     public static final String HOOK_POLL_INTERVAL = "hookPollInterval";
     public static final String HOOK_DEFAULT_RESULT = "hookDefaultResult";
+    /** False when the set's drain procedure would do nothing (generic without a pre-stop endpoint): the step skips it. */
+    public static final String DRAIN_HOOK_NEEDED = "drainHookNeeded";
+    /** False when the set's rejoin procedure would do nothing (generic): the step skips it. */
+    public static final String REJOIN_HOOK_NEEDED = "rejoinHookNeeded";
+    /** Local to an instance step: whether the instance passed attestation (false until it has). */
+    public static final String ATTESTED = "attested";
+    /** Local to an instance step: when the next health probe is due, one interval after the last probe started. */
+    public static final String NEXT_PROBE_AT = "nextProbeAt";
 
     public static final String MESSAGE_PAUSE = "PauseRollout";
     public static final String MESSAGE_RESUME = "ResumeRollout";
