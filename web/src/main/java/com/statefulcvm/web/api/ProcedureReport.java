@@ -3,8 +3,11 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.scale.ScaleVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.RuntimeService;
@@ -32,19 +35,32 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code GET /api/rollouts/{id}}: what a rollout did and what holds it now, read from the engine's history, so that it
- * works the same for running and finished rollouts. Covers the rollout's own instance, the instances it called and a
- * rollback it started (a rollout whose {@code rollbackOf} names it).
+ * What an operator procedure did and what holds it now, read from the engine's history, so that it works the same for
+ * running and finished ones: {@code GET /api/rollouts/{id}}, {@code /api/heals/{id}}, {@code /api/failovers/{id}} and
+ * {@code /api/scales/{id}} are this one report ({@link ProcedureKind} says what differs), and so is each row of a set's
+ * procedure list. Covers the procedure's own instance, the instances it called (hooks, attestation) and, for a
+ * rollout, a rollback it started (a rollout whose {@code rollbackOf} names it).
  */
 @Component
-class RolloutReport {
+class ProcedureReport {
 
     static final String HALT_REASON = "haltReason";
     private static final int MAX_DEPTH = 4;
-    private static final String[] NAMES = {RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY, RolloutVariables.UPDATE_REVISION,
-            RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED, RolloutVariables.STEP_OUTCOME,
-            RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY, RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF,
-            RolloutVariables.LAST_GOOD_REVISION, RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS};
+    private static final List<String> COMMON = List.of(RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY,
+            RolloutVariables.UPDATE_REVISION, RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED,
+            RolloutVariables.STEP_OUTCOME, RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY,
+            RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION,
+            RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS, ScaleVariables.SLOTS_DONE);
+    private static final String[] NAMES = names();
+
+    private static String[] names() {
+        Set<String> names = new LinkedHashSet<>(COMMON);
+        for (ProcedureKind kind : ProcedureKind.values()) {
+            names.add(kind.outcomeVariable());
+            names.addAll(kind.details().keySet());
+        }
+        return names.toArray(String[]::new);
+    }
 
     private final HistoryService history;
     private final RuntimeService runtime;
@@ -52,7 +68,7 @@ class RolloutReport {
     private final EngineRollouts engine;
     private final ObjectMapper json;
 
-    RolloutReport(HistoryService history, RuntimeService runtime, TaskService tasks, EngineRollouts engine, ObjectMapper json) {
+    ProcedureReport(HistoryService history, RuntimeService runtime, TaskService tasks, EngineRollouts engine, ObjectMapper json) {
         this.history = history;
         this.runtime = runtime;
         this.tasks = tasks;
@@ -60,10 +76,16 @@ class RolloutReport {
         this.json = json;
     }
 
-    Map<String, Object> report(HistoricProcessInstance rollout) {
-        String pid = rollout.getId();
-        boolean running = rollout.getEndTime() == null;
-        List<HistoricProcessInstance> related = related(rollout);
+    /** The procedure's kind, from its diagram; empty for an instance of any other process. */
+    static Optional<ProcedureKind> kindOf(HistoricProcessInstance instance) {
+        return ProcedureKind.ofProcessKey(instance.getProcessDefinitionKey());
+    }
+
+    Map<String, Object> report(ProcedureKind kind, HistoricProcessInstance procedure) {
+        String pid = procedure.getId();
+        boolean running = procedure.getEndTime() == null;
+        boolean rollout = kind == ProcedureKind.ROLLOUT;
+        List<HistoricProcessInstance> related = related(procedure);
         List<String> relatedIds = related.stream().map(HistoricProcessInstance::getId).toList();
         List<HistoricVariableInstance> variables = history.createHistoricVariableInstanceQuery()
                 .processInstanceIdIn(relatedIds.toArray(String[]::new))
@@ -71,43 +93,97 @@ class RolloutReport {
                 .list();
 
         Map<String, Object> out = new LinkedHashMap<>();
+        out.put("kind", kind.kind());
         out.put("processInstanceId", pid);
         Object set = processVariable(variables, pid, RolloutVariables.REPLICA_SET);
-        out.put("replicaSet", set != null ? set : rollout.getBusinessKey());
-        out.put("state", state(rollout));
-        out.put("startedAt", instant(rollout.getStartTime()));
-        out.put("endedAt", instant(rollout.getEndTime()));
-        Object requestedBy = processVariable(variables, pid, RolloutVariables.REQUESTED_BY);
-        out.put("requestedBy", requestedBy != null ? requestedBy : rollout.getStartUserId());
-        out.put("updateRevision", processVariable(variables, pid, RolloutVariables.UPDATE_REVISION));
-        putIfPresent(out, "lastGoodRevision", processVariable(variables, pid, RolloutVariables.LAST_GOOD_REVISION));
-        putIfPresent(out, "rollbackToRevision", processVariable(variables, pid, RolloutVariables.ROLLBACK_TO_REVISION));
-        putIfPresent(out, "rollbackOf", processVariable(variables, pid, RolloutVariables.ROLLBACK_OF));
-        putIfPresent(out, "targetOrdinals", processVariable(variables, pid, RolloutVariables.TARGET_ORDINALS));
-        putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
-        out.put("outcome", outcome(rollout, processVariable(variables, pid, RolloutVariables.OUTCOME)));
+        out.put("replicaSet", set != null ? set : procedure.getBusinessKey());
+        out.put("state", state(procedure));
+        out.put("startedAt", instant(procedure.getStartTime()));
+        out.put("endedAt", instant(procedure.getEndTime()));
+        out.put("requestedBy", requestedBy(procedure, processVariable(variables, pid, RolloutVariables.REQUESTED_BY)));
+        if (procedure.getSuperProcessInstanceId() != null) {
+            out.put("calledBy", procedure.getSuperProcessInstanceId());
+        }
+        if (rollout) {
+            out.put("updateRevision", processVariable(variables, pid, RolloutVariables.UPDATE_REVISION));
+            putIfPresent(out, "lastGoodRevision", processVariable(variables, pid, RolloutVariables.LAST_GOOD_REVISION));
+            putIfPresent(out, "rollbackToRevision", processVariable(variables, pid, RolloutVariables.ROLLBACK_TO_REVISION));
+            putIfPresent(out, "rollbackOf", processVariable(variables, pid, RolloutVariables.ROLLBACK_OF));
+            putIfPresent(out, "targetOrdinals", processVariable(variables, pid, RolloutVariables.TARGET_ORDINALS));
+            putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
+        }
+        kind.details().forEach((variable, field) -> putIfPresent(out, field, processVariable(variables, pid, variable)));
+        out.put("outcome", outcome(procedure, processVariable(variables, pid, kind.outcomeVariable())));
         Object stage = running ? engine.variable(pid, RolloutVariables.STAGE) : processVariable(variables, pid, RolloutVariables.STAGE);
         out.put("stage", stage == null ? null : stage.toString());
-        boolean paused = running && engine.paused(pid);
-        out.put("paused", paused);
-        boolean pauseRequested = running && !paused && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
-        if (pauseRequested) {
-            out.put("pauseRequested", true);
+        boolean paused = rollout && running && engine.paused(pid);
+        boolean pauseRequested = rollout && running && !paused
+                && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
+        if (rollout) {
+            out.put("paused", paused);
+            if (pauseRequested) {
+                out.put("pauseRequested", true);
+            }
         }
-        out.put("steps", steps(related, variables, pid));
+        out.put("steps", steps(kind, related, variables, pid));
         out.put("approvals", approvals(relatedIds, variables));
         out.put("blockers", running ? blockers(pid, related, paused, pauseRequested, stage) : List.of());
-        out.put("rollbacks", related.stream()
-                .filter(p -> !p.getId().equals(pid) && RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey()))
-                .map(p -> {
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("processInstanceId", p.getId());
-                    r.put("state", state(p));
-                    r.put("startedAt", instant(p.getStartTime()));
-                    r.put("endedAt", instant(p.getEndTime()));
-                    return r;
-                }).toList());
+        if (rollout) {
+            out.put("rollbacks", related.stream()
+                    .filter(p -> !p.getId().equals(pid) && RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey()))
+                    .map(p -> {
+                        Map<String, Object> r = new LinkedHashMap<>();
+                        r.put("processInstanceId", p.getId());
+                        r.put("state", state(p));
+                        r.put("startedAt", instant(p.getStartTime()));
+                        r.put("endedAt", instant(p.getEndTime()));
+                        return r;
+                    }).toList());
+        }
         return out;
+    }
+
+    /**
+     * One row of a set's procedure list: kind, id, who asked, when it started and ended, its state and outcome.
+     * {@code variables}: the procedures' own requestedBy, outcome and detail variables, read once for the whole page.
+     */
+    Map<String, Object> summary(ProcedureKind kind, HistoricProcessInstance procedure, List<HistoricVariableInstance> variables) {
+        String pid = procedure.getId();
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("kind", kind.kind());
+        row.put("processInstanceId", pid);
+        row.put("state", state(procedure));
+        row.put("requestedBy", requestedBy(procedure, processVariable(variables, pid, RolloutVariables.REQUESTED_BY)));
+        row.put("startedAt", instant(procedure.getStartTime()));
+        row.put("endedAt", instant(procedure.getEndTime()));
+        row.put("outcome", outcome(procedure, processVariable(variables, pid, kind.outcomeVariable())));
+        if (kind == ProcedureKind.HEAL) {
+            putIfPresent(row, "slot", processVariable(variables, pid, HealVariables.SLOT));
+        }
+        if (procedure.getSuperProcessInstanceId() != null) {
+            row.put("calledBy", procedure.getSuperProcessInstanceId());
+        }
+        row.put("report", "/api/" + kind.kind() + "s/" + pid);
+        return row;
+    }
+
+    /** The variables {@link #summary} reads, of these procedures. */
+    List<HistoricVariableInstance> summaryVariables(List<String> processInstanceIds) {
+        if (processInstanceIds.isEmpty()) {
+            return List.of();
+        }
+        Set<String> names = new LinkedHashSet<>(List.of(RolloutVariables.REQUESTED_BY, HealVariables.SLOT));
+        for (ProcedureKind kind : ProcedureKind.values()) {
+            names.add(kind.outcomeVariable());
+        }
+        return history.createHistoricVariableInstanceQuery()
+                .processInstanceIdIn(processInstanceIds.toArray(String[]::new))
+                .variableNameIn(names.toArray(String[]::new))
+                .list();
+    }
+
+    private static Object requestedBy(HistoricProcessInstance procedure, Object recorded) {
+        return recorded != null ? recorded : procedure.getStartUserId();
     }
 
     static String state(HistoricProcessInstance p) {
@@ -125,11 +201,11 @@ class RolloutReport {
         };
     }
 
-    /** The rollout, what it called, and the rollbacks it started, each with what they called in turn. */
-    private List<HistoricProcessInstance> related(HistoricProcessInstance rollout) {
+    /** The procedure, what it called, and the rollbacks a rollout started, each with what they called in turn. */
+    private List<HistoricProcessInstance> related(HistoricProcessInstance procedure) {
         Map<String, HistoricProcessInstance> found = new LinkedHashMap<>();
-        found.put(rollout.getId(), rollout);
-        List<HistoricProcessInstance> frontier = List.of(rollout);
+        found.put(procedure.getId(), procedure);
+        List<HistoricProcessInstance> frontier = List.of(procedure);
         for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
             List<HistoricProcessInstance> next = new ArrayList<>();
             for (HistoricProcessInstance parent : frontier) {
@@ -152,8 +228,56 @@ class RolloutReport {
         return new ArrayList<>(found.values());
     }
 
+    /**
+     * What the procedure did, oldest first: what it records of each instance step where it keeps such a record (a
+     * rollout's stepOutcome, a scale's slotsDone), else the steps of its diagram the engine's history holds.
+     */
+    private List<?> steps(ProcedureKind kind, List<HistoricProcessInstance> related, List<HistoricVariableInstance> variables,
+                          String pid) {
+        if (kind == ProcedureKind.ROLLOUT) {
+            return rolloutSteps(related, variables, pid);
+        }
+        if (kind == ProcedureKind.SCALE && parsed(processVariable(variables, pid, ScaleVariables.SLOTS_DONE)) instanceof ArrayNode done) {
+            List<JsonNode> steps = new ArrayList<>();
+            done.forEach(steps::add);
+            return steps;
+        }
+        return activitySteps(pid);
+    }
+
+    /** Every task and call of the procedure's own diagram the engine has started, with when it began and ended. */
+    private List<Map<String, Object>> activitySteps(String pid) {
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (HistoricActivityInstance a : history.createHistoricActivityInstanceQuery()
+                .processInstanceId(pid)
+                .orderByHistoricActivityInstanceStartTime().asc()
+                .orderPartiallyByOccurrence().asc()
+                .list()) {
+            if (!STEP_TYPES.contains(a.getActivityType())) {
+                continue;
+            }
+            Map<String, Object> step = new LinkedHashMap<>();
+            step.put("step", a.getActivityName() != null ? a.getActivityName() : a.getActivityId());
+            step.put("activityId", a.getActivityId());
+            step.put("startedAt", instant(a.getStartTime()));
+            step.put("endedAt", instant(a.getEndTime()));
+            if (a.isCanceled()) {
+                step.put("canceled", true);
+            }
+            if (a.getCalledProcessInstanceId() != null) {
+                step.put("calledProcessInstanceId", a.getCalledProcessInstanceId());
+            }
+            steps.add(step);
+        }
+        return steps;
+    }
+
+    /** Activity types that are steps an operator reads as such; gateways, events and sub-process frames are not. */
+    private static final Set<String> STEP_TYPES = Set.of("serviceTask", "userTask", "callActivity", "scriptTask", "sendTask",
+            "businessRuleTask", "task", "manualTask", "receiveTask");
+
     /** One row per finished instance step: the stepOutcome each one writes, oldest first. */
-    private List<JsonNode> steps(List<HistoricProcessInstance> related, List<HistoricVariableInstance> variables, String pid) {
+    private List<JsonNode> rolloutSteps(List<HistoricProcessInstance> related, List<HistoricVariableInstance> variables, String pid) {
         Set<String> rollouts = new LinkedHashSet<>();
         related.stream().filter(p -> RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey())).forEach(p -> rollouts.add(p.getId()));
         List<JsonNode> steps = new ArrayList<>();
@@ -169,7 +293,7 @@ class RolloutReport {
                 steps.add(step);
             }
         }
-        steps.sort(Comparator.comparing(RolloutReport::at, Comparator.nullsLast(Comparator.naturalOrder())));
+        steps.sort(Comparator.comparing(ProcedureReport::at, Comparator.nullsLast(Comparator.naturalOrder())));
         return steps;
     }
 
@@ -188,7 +312,7 @@ class RolloutReport {
         }
     }
 
-    /** Every user task done in the rollout (approvals and halt decisions): what was decided, by whom, when. */
+    /** Every user task done in the procedure (approvals and halt decisions): what was decided, by whom, when. */
     private List<Map<String, Object>> approvals(List<String> relatedIds, List<HistoricVariableInstance> variables) {
         List<HistoricTaskInstance> done = new ArrayList<>();
         for (String id : relatedIds) {
@@ -301,28 +425,28 @@ class RolloutReport {
         return "waiting: " + task.getName();
     }
 
-    private String outcome(HistoricProcessInstance rollout, Object recorded) {
+    private String outcome(HistoricProcessInstance procedure, Object recorded) {
         if (recorded != null) {
             return recorded.toString();
         }
-        if (rollout.getEndTime() == null) {
+        if (procedure.getEndTime() == null) {
             return null;
         }
-        if (HistoricProcessInstance.STATE_EXTERNALLY_TERMINATED.equals(rollout.getState())
-                || HistoricProcessInstance.STATE_INTERNALLY_TERMINATED.equals(rollout.getState())) {
-            return "terminated" + (rollout.getDeleteReason() == null ? "" : ": " + rollout.getDeleteReason());
+        if (HistoricProcessInstance.STATE_EXTERNALLY_TERMINATED.equals(procedure.getState())
+                || HistoricProcessInstance.STATE_INTERNALLY_TERMINATED.equals(procedure.getState())) {
+            return "terminated" + (procedure.getDeleteReason() == null ? "" : ": " + procedure.getDeleteReason());
         }
-        if (rollout.getEndActivityId() == null) {
+        if (procedure.getEndActivityId() == null) {
             return "completed";
         }
         return history.createHistoricActivityInstanceQuery()
-                .processInstanceId(rollout.getId())
-                .activityId(rollout.getEndActivityId())
+                .processInstanceId(procedure.getId())
+                .activityId(procedure.getEndActivityId())
                 .list().stream()
                 .map(HistoricActivityInstance::getActivityName)
                 .filter(Objects::nonNull)
                 .findFirst()
-                .orElse(rollout.getEndActivityId());
+                .orElse(procedure.getEndActivityId());
     }
 
     /** A variable of the process instance's own scope (not a local one of a step or task). */
