@@ -13,13 +13,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The operator procedures a replica set has a history of, each with its diagram's key, the variable it leaves its
- * outcome in, and the variables its report shows (variable name → report field). The report itself is the same code
+ * The operator procedures a replica set has a history of, each with its diagram's key, the variable its short result
+ * code is in (restarted, failed-over, scaled, ...; every kind writes its outcome in words to {@code outcome}), and the
+ * variables its report shows (variable name → report field). The report itself is the same code
  * for every kind ({@link ProcedureReport}).
  */
 enum ProcedureKind {
 
-    ROLLOUT("rollout", RolloutVariables.PROCESS_KEY, RolloutVariables.OUTCOME, Map.of()),
+    ROLLOUT("rollout", RolloutVariables.PROCESS_KEY, null, Map.of()),
     HEAL("heal", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT, details(
             HealVariables.SLOT, "slot", HealVariables.ORDINAL, "ordinal", HealVariables.HEAL_TRIGGER, "trigger",
             HealVariables.HEAL_REASON, "reason", HealVariables.HEAL_FAILURE, "failure")),
@@ -34,13 +35,13 @@ enum ProcedureKind {
 
     private final String kind;
     private final String processKey;
-    private final String outcomeVariable;
+    private final String resultVariable;
     private final Map<String, String> details;
 
-    ProcedureKind(String kind, String processKey, String outcomeVariable, Map<String, String> details) {
+    ProcedureKind(String kind, String processKey, String resultVariable, Map<String, String> details) {
         this.kind = kind;
         this.processKey = processKey;
-        this.outcomeVariable = outcomeVariable;
+        this.resultVariable = resultVariable;
         this.details = details;
     }
 
@@ -53,8 +54,9 @@ enum ProcedureKind {
         return processKey;
     }
 
-    String outcomeVariable() {
-        return outcomeVariable;
+    /** Null for a rollout: its outcome in words is all it records. */
+    String resultVariable() {
+        return resultVariable;
     }
 
     /** Variable name → report field, in the report's order. */

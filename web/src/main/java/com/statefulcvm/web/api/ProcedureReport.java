@@ -56,7 +56,9 @@ class ProcedureReport {
     private static String[] names() {
         Set<String> names = new LinkedHashSet<>(COMMON);
         for (ProcedureKind kind : ProcedureKind.values()) {
-            names.add(kind.outcomeVariable());
+            if (kind.resultVariable() != null) {
+                names.add(kind.resultVariable());
+            }
             names.addAll(kind.details().keySet());
         }
         return names.toArray(String[]::new);
@@ -113,7 +115,10 @@ class ProcedureReport {
             putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
         }
         kind.details().forEach((variable, field) -> putIfPresent(out, field, processVariable(variables, pid, variable)));
-        out.put("outcome", outcome(procedure, processVariable(variables, pid, kind.outcomeVariable())));
+        if (kind.resultVariable() != null) {
+            out.put("result", processVariable(variables, pid, kind.resultVariable()));
+        }
+        out.put("outcome", outcome(procedure, processVariable(variables, pid, RolloutVariables.OUTCOME)));
         Object stage = running ? engine.variable(pid, RolloutVariables.STAGE) : processVariable(variables, pid, RolloutVariables.STAGE);
         out.put("stage", stage == null ? null : stage.toString());
         boolean paused = rollout && running && engine.paused(pid);
@@ -156,7 +161,10 @@ class ProcedureReport {
         row.put("requestedBy", requestedBy(procedure, processVariable(variables, pid, RolloutVariables.REQUESTED_BY)));
         row.put("startedAt", instant(procedure.getStartTime()));
         row.put("endedAt", instant(procedure.getEndTime()));
-        row.put("outcome", outcome(procedure, processVariable(variables, pid, kind.outcomeVariable())));
+        if (kind.resultVariable() != null) {
+            row.put("result", processVariable(variables, pid, kind.resultVariable()));
+        }
+        row.put("outcome", outcome(procedure, processVariable(variables, pid, RolloutVariables.OUTCOME)));
         if (kind == ProcedureKind.HEAL) {
             putIfPresent(row, "slot", processVariable(variables, pid, HealVariables.SLOT));
         }
@@ -172,9 +180,11 @@ class ProcedureReport {
         if (processInstanceIds.isEmpty()) {
             return List.of();
         }
-        Set<String> names = new LinkedHashSet<>(List.of(RolloutVariables.REQUESTED_BY, HealVariables.SLOT));
+        Set<String> names = new LinkedHashSet<>(List.of(RolloutVariables.REQUESTED_BY, RolloutVariables.OUTCOME, HealVariables.SLOT));
         for (ProcedureKind kind : ProcedureKind.values()) {
-            names.add(kind.outcomeVariable());
+            if (kind.resultVariable() != null) {
+                names.add(kind.resultVariable());
+            }
         }
         return history.createHistoricVariableInstanceQuery()
                 .processInstanceIdIn(processInstanceIds.toArray(String[]::new))
