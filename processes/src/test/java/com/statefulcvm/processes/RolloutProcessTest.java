@@ -620,6 +620,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         runWave();
         runWave();
+        runAll("UserTask_ApproveLeaderStep"); // asynchronous before: the replicas' steps are committed first
         assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
         that(applied).containsExactly("webdemo-2@services: {new: 2}", "webdemo-1@services: {new: 2}");
         assertThat(task()).hasName("Approve the leader's step: webdemo-0").hasCandidateGroup("operators");
@@ -636,6 +637,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         runWave();
         runWave();
+        runAll("UserTask_ApproveLeaderStep");
         complete(task(), withVariables("approved", false));
         assertThat(pi).isEnded().hasPassed("EndEvent_LeaderRejected", "EndEvent_RolloutAborted").hasNotPassed("EndEvent_RolloutCompleted");
         that(applied).containsExactly("webdemo-2@services: {new: 2}", "webdemo-1@services: {new: 2}");
@@ -648,6 +650,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         runWave();
         runWave();
+        runAll("UserTask_ApproveLeaderStep");
         String taskId = task().getId();
         assertThatThrownBy(() -> taskService().complete(taskId, Map.of("approved", "yes"))).hasMessageContaining("approved must be true or false");
         assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
@@ -662,6 +665,7 @@ class RolloutProcessTest {
         assertThat(pi).isWaitingAt("UserTask_ApproveNextWave");
         complete(task(), withVariables("approved", true));
         runWave();
+        runAll("UserTask_ApproveLeaderStep");
         assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
         org.assertj.core.api.Assertions.assertThat(taskService().createTaskQuery().processInstanceId(pi.getId()).count()).isEqualTo(1);
         complete(task(), withVariables("approved", true));

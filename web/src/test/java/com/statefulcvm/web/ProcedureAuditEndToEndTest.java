@@ -292,7 +292,7 @@ class ProcedureAuditEndToEndTest {
         }
         JsonNode after = get("/api/failovers/" + pid);
         System.out.println("failover report: " + after.toPrettyString());
-        assertThat(after.get("state").asText()).isIn("externally terminated", "completed");
+        assertThat(after.get("state").asText()).isIn("externally terminated", "internally terminated", "completed");
         assertThat(after.get("endedAt").asText()).isNotEmpty();
         assertThat(after.get("outcome").asText()).isNotEmpty();
         assertThat(after.get("blockers")).isEmpty();

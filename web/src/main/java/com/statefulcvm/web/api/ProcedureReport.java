@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +34,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What an operator procedure did and what holds it now, read from the engine's history, so that it works the same for
@@ -255,19 +258,28 @@ class ProcedureReport {
         return activitySteps(pid);
     }
 
-    /** Every task and call of the procedure's own diagram the engine has started, with when it began and ended. */
+    /**
+     * Every task and call of the procedure's own diagram the engine has started, with when it began and ended. A name
+     * written with an expression ({@code Approve restarting ${slot}}) is shown as the operator saw it: a user task's
+     * own name, else the expression's variable as the procedure had it.
+     */
     private List<Map<String, Object>> activitySteps(String pid) {
-        List<Map<String, Object>> steps = new ArrayList<>();
-        for (HistoricActivityInstance a : history.createHistoricActivityInstanceQuery()
+        List<HistoricActivityInstance> activities = history.createHistoricActivityInstanceQuery()
                 .processInstanceId(pid)
                 .orderByHistoricActivityInstanceStartTime().asc()
                 .orderPartiallyByOccurrence().asc()
-                .list()) {
-            if (!STEP_TYPES.contains(a.getActivityType())) {
-                continue;
-            }
+                .list().stream()
+                .filter(a -> STEP_TYPES.contains(a.getActivityType()))
+                .toList();
+        Map<String, String> taskNames = new HashMap<>();
+        history.createHistoricTaskInstanceQuery().processInstanceId(pid).list()
+                .forEach(t -> taskNames.put(t.getActivityInstanceId(), t.getName()));
+        Map<String, Object> named = namesIn(pid, activities);
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (HistoricActivityInstance a : activities) {
+            String name = taskNames.getOrDefault(a.getId(), a.getActivityName());
             Map<String, Object> step = new LinkedHashMap<>();
-            step.put("step", a.getActivityName() != null ? a.getActivityName() : a.getActivityId());
+            step.put("step", name == null ? a.getActivityId() : resolved(name, named));
             step.put("activityId", a.getActivityId());
             step.put("startedAt", instant(a.getStartTime()));
             step.put("endedAt", instant(a.getEndTime()));
@@ -280,6 +292,41 @@ class ProcedureReport {
             steps.add(step);
         }
         return steps;
+    }
+
+    private static final Pattern NAME_EXPRESSION = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+    /** The procedure's own values of the variables the activities' names refer to. */
+    private Map<String, Object> namesIn(String pid, List<HistoricActivityInstance> activities) {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (HistoricActivityInstance a : activities) {
+            Matcher m = NAME_EXPRESSION.matcher(Objects.toString(a.getActivityName(), ""));
+            while (m.find()) {
+                wanted.add(m.group(1));
+            }
+        }
+        Map<String, Object> values = new HashMap<>();
+        if (wanted.isEmpty()) {
+            return values;
+        }
+        for (HistoricVariableInstance v : history.createHistoricVariableInstanceQuery().processInstanceId(pid)
+                .variableNameIn(wanted.toArray(String[]::new)).list()) {
+            if (v.getValue() != null && (pid.equals(v.getExecutionId()) || !values.containsKey(v.getName()))) {
+                values.put(v.getName(), v.getValue());
+            }
+        }
+        return values;
+    }
+
+    private static String resolved(String name, Map<String, Object> values) {
+        Matcher m = NAME_EXPRESSION.matcher(name);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            Object value = values.get(m.group(1));
+            m.appendReplacement(out, Matcher.quoteReplacement(value == null ? m.group() : value.toString()));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     /** Activity types that are steps an operator reads as such; gateways, events and sub-process frames are not. */
