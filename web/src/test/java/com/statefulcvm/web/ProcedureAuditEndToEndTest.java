@@ -110,14 +110,6 @@ class ProcedureAuditEndToEndTest {
         return "services:\n  db:\n    image: ghcr.io/zalando/spilo-16:3.3-p1\n    labels: [\"audit=" + tag + "\"]\n";
     }
 
-    private Map<String, String> formVariables(Task task) throws Exception {
-        // what Tasklist loads to fill the form
-        JsonNode variables = get("/engine-rest/task/" + task.getId() + "/form-variables");
-        Map<String, String> values = new java.util.HashMap<>();
-        variables.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().path("value").asText()));
-        return values;
-    }
-
     private static List<String> approvalsOf(JsonNode report) {
         List<String> out = new ArrayList<>();
         report.get("approvals").forEach(a -> out.add(a.get("task").asText() + " | " + a.get("decision").asText() + " | "
@@ -138,7 +130,7 @@ class ProcedureAuditEndToEndTest {
         assertThat(simulator.composeHash(leader)).as("the leader waits untouched").isEqualTo(leaderHashBefore);
         assertThat(simulator.composeHash(LEADER_SET + "-2")).as("the replicas went first").isNotEqualTo(leaderHashBefore);
         assertThat(simulator.composeHash(LEADER_SET + "-0")).isNotEqualTo(leaderHashBefore);
-        Map<String, String> form = formVariables(approval);
+        Map<String, String> form = driver.formVariables(approval.getId());
         assertThat(form.get("leaderSlot")).isEqualTo(leader);
         assertThat(form.get("stepsSoFar")).contains("1. " + LEADER_SET + "-2 RESTART: ready on compose")
                 .contains("2. " + LEADER_SET + "-0 RESTART");
