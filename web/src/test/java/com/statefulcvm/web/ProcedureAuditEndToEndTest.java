@@ -138,7 +138,7 @@ class ProcedureAuditEndToEndTest {
                 .contains("Drain it (drain-generic)");
         JsonNode waiting = get("/api/rollouts/" + pid);
         assertThat(waiting.get("state").asText()).isEqualTo("running");
-        assertThat(waiting.get("blockers").toString()).contains("waiting: approval");
+        assertThat(waiting.get("blockers").toString()).contains("waiting: approval (Approve the leader's step: " + leader + ")");
         System.out.println("leader's approval form: " + form.get("leaderStep").replace('\n', ' '));
 
         ResponseEntity<String> done = driver.completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));

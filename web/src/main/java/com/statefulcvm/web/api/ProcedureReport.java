@@ -477,7 +477,8 @@ class ProcedureReport {
             return "halted: " + (reason != null ? reason : task.getName());
         }
         if (key.contains("Approv") || key.contains("approv")) {
-            return "waiting: approval";
+            // which approval: the leader's step and the one before the rollout ask different things
+            return "waiting: approval (" + task.getName() + ")";
         }
         return "waiting: " + task.getName();
     }
