@@ -1,5 +1,7 @@
 package com.statefulcvm.fleet;
 
+import com.statefulcvm.fleet.admission.FencePolicy;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +18,8 @@ public class AttestationSpec {
     /** Allowed OS image hashes (hex); empty means any. */
     private List<String> osImageHashes = new ArrayList<>();
     private List<String> acceptedTcbStatuses = new ArrayList<>(List.of("UpToDate"));
+    /** How a CVM that fails attestation (in any procedure, or when the monitor re-attests it) is kept out. */
+    private FencePolicy onFailure = FencePolicy.STOP;
 
     public boolean isRequired() { return required; }
     public void setRequired(boolean required) { this.required = required; }
@@ -25,4 +29,6 @@ public class AttestationSpec {
     public void setOsImageHashes(List<String> osImageHashes) { this.osImageHashes = osImageHashes; }
     public List<String> getAcceptedTcbStatuses() { return acceptedTcbStatuses; }
     public void setAcceptedTcbStatuses(List<String> acceptedTcbStatuses) { this.acceptedTcbStatuses = acceptedTcbStatuses; }
+    public FencePolicy getOnFailure() { return onFailure; }
+    public void setOnFailure(FencePolicy onFailure) { this.onFailure = onFailure; }
 }

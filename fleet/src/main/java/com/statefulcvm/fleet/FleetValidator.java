@@ -162,6 +162,9 @@ public class FleetValidator {
                 p.add("attestation.osImageHashes[" + i + "]", "must be 64 hex characters (was '" + hash + "')");
             }
         }
+        if (attestation.getOnFailure() == null) {
+            p.add("attestation.onFailure", "is required: one of stop, drain");
+        }
         if (tcbStatuses.isEmpty()) {
             p.add("attestation.acceptedTcbStatuses", "must name at least one status, e.g. UpToDate");
         }

@@ -34,4 +34,10 @@ public record InstanceRecord(String replicaSet, int ordinal, String slot, String
         return new InstanceRecord(replicaSet, ordinal, slot, cvmId, vmUuid, instanceId, composeHash, status, healthy, condition,
                 observedAt, attested, attestation, at);
     }
+
+    /** The attested boot is over (a restart nobody asked for): no verdict and no known health until it is attested again. */
+    public InstanceRecord withoutAttestation(String condition, Instant at) {
+        return new InstanceRecord(replicaSet, ordinal, slot, cvmId, vmUuid, instanceId, composeHash, status, null, condition, at,
+                null, null, null);
+    }
 }

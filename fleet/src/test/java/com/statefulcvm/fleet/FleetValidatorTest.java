@@ -93,6 +93,7 @@ class FleetValidatorTest {
                 arguments("attestation.kmsKeyIds[0]", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setKmsKeyIds(java.util.List.of("not-hex"))),
                 arguments("attestation.osImageHashes[0]", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setOsImageHashes(java.util.List.of("abcd"))),
                 arguments("attestation.acceptedTcbStatuses", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setAcceptedTcbStatuses(java.util.List.of())),
+                arguments("attestation.onFailure", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setOnFailure(null)),
                 arguments("attestation.acceptedTcbStatuses[1]", (Consumer<ReplicaSetSpec>) s -> s.getAttestation().setAcceptedTcbStatuses(java.util.List.of("UpToDate", "Revoked"))));
     }
 

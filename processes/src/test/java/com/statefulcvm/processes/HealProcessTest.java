@@ -114,6 +114,10 @@ class HealProcessTest {
             steps.add("await:" + action(ex) + "@" + ex.getVariable("targetCompose"));
             ex.setVariable("cvmRunning", !cvmSlow || steps.stream().filter(x -> x.startsWith("await:")).count() > 1);
         });
+        Mocks.register("fenceInstance", (JavaDelegate) ex -> {
+            steps.add("fence:" + ex.getVariable("slot"));
+            ex.setVariable("fenceAction", "STOP");
+        });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             steps.add("attest:" + ex.getVariable("boundInstanceId"));
             ex.setVariable("attested", admitted);
@@ -360,12 +364,13 @@ class HealProcessTest {
     }
 
     @Test
-    void aRestartedInstanceThatFailsAttestationIsHandedOverNeverReplacedAutomatically() {
+    void aRestartedInstanceThatFailsAttestationIsFencedAndHandedOverNeverReplacedAutomatically() {
         onDataLoss = "REPLACE";
         approval = "NONE";
         admitted = false;
         ProcessInstance pi = heal();
-        that(pi).isWaitingAt("UserTask_HandOver").hasNotPassed("SubProcess_Replace");
+        that(pi).isWaitingAt("UserTask_HandOver").hasNotPassed("SubProcess_Replace", "Task_ProbeRestarted");
+        assertThat(steps).containsSubsequence("attest:i-old", "fence:db-1").doesNotContain("probe:RESTART");
         assertThat(task(pi, "UserTask_HandOver").getDescription())
                 .isEqualTo("attestation of db-1 failed after the restart, the instance is not admitted: ADMISSION_REJECTED: instance_id i-other is not i-old");
     }

@@ -65,6 +65,8 @@ class RolloutProcessTest {
     /** "slot@compose" for every apply, in the order the diagram ran them. */
     private final List<String> applied = new ArrayList<>();
     private final List<String> recorded = new ArrayList<>();
+    /** Slots fenced after a failed attestation. */
+    private final List<String> fenced = new ArrayList<>();
     private final List<String> removedSurge = new ArrayList<>();
     private final List<String> attestedWith = new ArrayList<>();
     private final Set<String> unhealthy = new HashSet<>();
@@ -115,6 +117,10 @@ class RolloutProcessTest {
             ex.setVariable("stage", "planned");
             ex.setVariable("allowedComposeHashes", new ArrayList<>(List.of("aa")));
             ex.setVariable("boundInstanceIds", new HashMap<>(Map.of("webdemo-2", "i2", "webdemo-1", "i1", "webdemo-0", "i0")));
+        });
+        Mocks.register("fenceInstance", (JavaDelegate) ex -> {
+            fenced.add((String) ex.getVariable("slot"));
+            ex.setVariable("fenceAction", "STOP");
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
@@ -561,11 +567,13 @@ class RolloutProcessTest {
     }
 
     @Test
-    void anInstanceThatFailsAttestationHaltsTheRolloutAtItsSlot() {
+    void anInstanceThatFailsAttestationIsFencedAndHaltsTheRolloutAtItsSlot() {
         admitted = false;
         ProcessInstance pi = startApproved();
         runWave();
+        runAll("Task_FenceInstance"); // attest-instance's fence step, asynchronous
         assertThat(pi).isWaitingAt("UserTask_RolloutHalted").hasNotPassed("Task_ProbeHealth", "Task_RecordInstanceUpdated");
+        that(fenced).containsExactly("webdemo-2");
         org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "haltReason")).asString()
                 .isEqualTo("attestation of webdemo-2 failed, the instance is not admitted: ADMISSION_REJECTED: compose_hash ff… is not an allowed revision");
         that(recorded).isEmpty();

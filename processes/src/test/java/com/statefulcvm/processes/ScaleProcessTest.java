@@ -109,6 +109,10 @@ class ScaleProcessTest {
         });
         Mocks.register("startScaledSlot", (JavaDelegate) ex -> steps.add("start:" + ex.getVariable("slot") + "@" + ex.getVariable("targetCompose")));
         Mocks.register("awaitCvmRunning", (JavaDelegate) ex -> ex.setVariable("cvmRunning", true));
+        Mocks.register("fenceInstance", (JavaDelegate) ex -> {
+            steps.add("fence:" + ex.getVariable("slot"));
+            ex.setVariable("fenceAction", "STOP");
+        });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             steps.add("attest:" + ex.getVariable("slot") + "=" + ex.getVariable("boundInstanceId"));
             ex.setVariable("attested", admitted);
@@ -318,7 +322,7 @@ class ScaleProcessTest {
         Task halted = onlyTask();
         assertThat(halted.getDescription()).isEqualTo("attestation of kv-3 failed, the instance is not admitted and not counted: "
                 + "ADMISSION_REJECTED: compose_hash bb is not allowed");
-        assertThat(steps).doesNotContain("probe:kv-3", "record:kv-3");
+        assertThat(steps).contains("fence:kv-3").doesNotContain("probe:kv-3", "record:kv-3");
         complete(pi, "UserTask_AddHalted", "decision", "stop");
         that(pi).isEnded().hasPassed("EndEvent_Stopped");
     }

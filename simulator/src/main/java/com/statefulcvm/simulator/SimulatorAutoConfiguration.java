@@ -35,10 +35,14 @@ import com.statefulcvm.simulator.web.CvmOperationsController;
 import com.statefulcvm.simulator.web.FaultFilter;
 import com.statefulcvm.simulator.web.GatewayBackendFilter;
 import com.statefulcvm.simulator.web.GatewayController;
+import com.statefulcvm.simulator.web.SimulatedConsulController;
+import com.statefulcvm.simulator.web.SimulatedEtcdController;
+import com.statefulcvm.simulator.web.SimulatedPatroniController;
 
 /**
  * Serves the simulated Phala Cloud inside any servlet application that sets {@code simulator.enabled=true}:
- * the API under {@code /simulator/api/v1}, the gateway under {@code /simulator/gateway}, the admin endpoints under
+ * the API under {@code /simulator/api/v1}, the gateway under {@code /simulator/gateway} (with simulated Patroni, Consul
+ * and etcd APIs behind it), the admin endpoints under
  * {@code /simulator/_admin}; simulated CVMs may be backed by real local processes ({@link ProcessBackends}).
  * Everything is registered here; nothing relies on the host's component scan. Each API
  * call is answered in the version its {@code X-Phala-Version} names ({@link ApiVersionFilter}).
@@ -48,7 +52,8 @@ import com.statefulcvm.simulator.web.GatewayController;
 @ConditionalOnProperty(prefix = "simulator", name = "enabled", havingValue = "true")
 @EnableConfigurationProperties(SimulatorProperties.class)
 @Import({CvmController.class, CvmOperationsController.class, AppController.class, AccountController.class,
-    GatewayController.class, AdminController.class, ApiExceptionHandler.class, SimulatedPccs.class})
+    GatewayController.class, SimulatedPatroniController.class, SimulatedConsulController.class,
+    SimulatedEtcdController.class, AdminController.class, ApiExceptionHandler.class, SimulatedPccs.class})
 public class SimulatorAutoConfiguration {
 
     /** The simulated CVMs backed by real local processes ({@code simulator.backends}); none by default. */

@@ -55,7 +55,7 @@ class AttestationEndToEndTest {
     }
 
     @Test
-    void aCvmAttestingAnotherComposeHashHaltsTheRolloutAtItsSlotAndTheApiSaysWhy() throws Exception {
+    void aCvmAttestingAnotherComposeHashIsFencedAndHaltsTheRolloutAtItsSlotAndTheApiSaysWhy() throws Exception {
         driver().awaitAllRunning(3);
         ResponseEntity<String> tampered = http.postForEntity("/simulator/_admin/cvms/" + SET + "-1/evidence",
                 json(Map.of("tamper", "compose-hash")), String.class);
@@ -63,14 +63,17 @@ class AttestationEndToEndTest {
 
         String pid = startAndApprove("services:\n  web:\n    image: nginxdemos/hello:attested\n");
         Task halted = driver().awaitTask(pid, "UserTask_RolloutHalted");
-        assertThat(halted.getName()).isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
+        assertThat(halted.getName()).as("halted because: %s", tasks.getVariable(halted.getId(), "haltReason"))
+                .isEqualTo("Rollout halted at webdemo-1: retry, skip or abort");
         assertThat((String) tasks.getVariable(halted.getId(), "haltReason"))
                 .startsWith("attestation of webdemo-1 failed, the instance is not admitted: ADMISSION_REJECTED")
                 .contains("compose_hash");
 
         JsonNode set = JSON.readTree(admin().getForObject("/api/replica-sets/" + SET, String.class));
         JsonNode slot1 = set.get("instances").get(1);
-        assertThat(slot1.get("condition").asText()).startsWith("Attested false: ADMISSION_REJECTED").contains("compose_hash");
+        assertThat(slot1.get("condition").asText()).startsWith("Fenced: attestation failed: ADMISSION_REJECTED").contains("compose_hash");
+        assertThat(slot1.get("fenced").asText()).as("kept out of the workload: stopped, the default")
+                .startsWith("fenced (stopped): attestation failed: ADMISSION_REJECTED");
         assertThat(slot1.get("attested").asBoolean(true)).isFalse();
         assertThat(slot1.get("attestation").asText()).startsWith("ADMISSION_REJECTED").contains("compose_hash");
         assertThat(set.get("instances").get(2).get("attested").asBoolean()).as("webdemo-2 was admitted").isTrue();

@@ -28,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * {@code POST /api/replica-sets/{name}/failover} around the procedure: what it refuses (each refusal says why and
  * starts nothing), what it starts (business key the set's name, the caller and the reason kept), and that a second
- * failover of a set waits for the first. The failover itself, against a real Patroni, is PatroniFailoverTest.
+ * failover of a set waits for the first (every CVM of the set crashed, so that no simulated Patroni answers). The
+ * failover itself, against a real Patroni, is PatroniFailoverTest.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles({"e2e", "failover-api"})
@@ -93,6 +94,8 @@ class FailoverApiTest {
     @Test
     void aFailoverStartsWithTheCallerAndTheReasonAndASecondOneWaitsForIt() throws Exception {
         TestRestTemplate admin = http.withBasicAuth("admin", "admin");
+        // the simulator's Patroni answers behind every running CVM of the set: with all three down, none does
+        await().atMost(Duration.ofSeconds(30)).until(() -> crashAll("pgapi-0", "pgapi-1", "pgapi-2"));
         ResponseEntity<String> started = post(admin, "pgapi", "{\"reason\": \"the leader's host died\"}");
         assertThat(started.getStatusCode()).as(started.getBody()).isEqualTo(HttpStatus.CREATED);
         JsonNode body = JSON.readTree(started.getBody());
@@ -107,8 +110,18 @@ class FailoverApiTest {
         refused(second, HttpStatus.CONFLICT, "a failover of replica set 'pgapi' is already running");
         assertThat(JSON.readTree(second.getBody()).toString()).contains(pid);
 
-        // no Patroni answers behind these CVMs: the leader is lost, and Patroni is given its grace to elect one
+        // no Patroni answers behind the crashed CVMs: the leader is lost, and Patroni is given its grace to elect one
         await().atMost(Duration.ofSeconds(60)).until(() -> "WAITING".equals(runtime.getVariable(pid, FailoverVariables.LEADER_VERDICT)));
         assertThat((String) runtime.getVariable(pid, "stage")).startsWith("no member's Patroni answers; waiting until");
+    }
+
+    /** Crashes each CVM once it exists and runs (the bootstrap creates them); true once all are stopped. */
+    private boolean crashAll(String... cvms) {
+        boolean allStopped = true;
+        for (String cvm : cvms) {
+            ResponseEntity<String> crashed = http.postForEntity("/simulator/_admin/cvms/" + cvm + "/crash", null, String.class);
+            allStopped &= crashed.getStatusCode() == HttpStatus.OK && crashed.getBody().contains("\"stopped\"");
+        }
+        return allStopped;
     }
 }

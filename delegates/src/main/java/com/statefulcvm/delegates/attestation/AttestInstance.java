@@ -18,6 +18,7 @@ import com.statefulcvm.fleet.AdmissionRequest;
 import com.statefulcvm.fleet.AttestationSpec;
 import com.statefulcvm.fleet.AttestedIdentity;
 import com.statefulcvm.fleet.NonceBinding;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.slf4j.Logger;
@@ -35,7 +36,9 @@ import java.util.stream.Collectors;
 /**
  * "Verify the instance's TDX evidence": draws a nonce, asks the CVM's guest agent for a quote bound to it, verifies
  * the quote and event log, and applies the set's admission policy. The verdict is recorded on the instance
- * (its Attested condition) and returned to the diagram, which refuses to go on without it.
+ * (its Attested condition) and returned to the diagram, which refuses to go on without it. An admitted instance
+ * lifts its slot's fence, if it had one (a readmit, or a rollout that brought the slot to an honest revision); a
+ * refused one is fenced by the diagram's next step.
  */
 @Component("attestInstance")
 public class AttestInstance implements JavaDelegate {
@@ -49,10 +52,11 @@ public class AttestInstance implements JavaDelegate {
     private final AttestationVerifier verifier;
     private final AttestationSettings settings;
     private final ReplicaSetObserver observer;
+    private final FenceRegistry fences;
     private final Clock clock;
 
     public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
-                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, Clock clock) {
+                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences, Clock clock) {
         this.slots = slots;
         this.replicaSets = replicaSets;
         this.guestAgent = guestAgent;
@@ -60,6 +64,7 @@ public class AttestInstance implements JavaDelegate {
         this.verifier = verifier;
         this.settings = settings;
         this.observer = observer;
+        this.fences = fences;
         this.clock = clock;
     }
 
@@ -125,6 +130,7 @@ public class AttestInstance implements JavaDelegate {
         execution.setVariable("attestationChecks", checks);
         observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
         if (decision.admitted()) {
+            fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
             log.info("{} admitted after attestation", step.slot());
         } else {
             log.warn("{} NOT admitted: {}", step.slot(), decision.summary());

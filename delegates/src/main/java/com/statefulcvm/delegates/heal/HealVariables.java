@@ -14,7 +14,7 @@ public final class HealVariables {
     public static final String SLOT = "slot";
     /** Why the heal was started, in words (the monitor's verdict, or the operator's reason). */
     public static final String HEAL_REASON = "healReason";
-    /** {@code monitor} or {@code operator}. */
+    /** {@code monitor}, {@code operator} or {@code readmit}. */
     public static final String HEAL_TRIGGER = "healTrigger";
     public static final String REQUESTED_BY = "requestedBy";
 
@@ -55,6 +55,8 @@ public final class HealVariables {
 
     public static final String TRIGGER_MONITOR = "monitor";
     public static final String TRIGGER_OPERATOR = "operator";
+    /** An operator's readmit of a fenced slot (POST .../readmit): the heal's attestation decides whether it serves again. */
+    public static final String TRIGGER_READMIT = "readmit";
 
     private HealVariables() {
     }

@@ -3,13 +3,20 @@ package com.statefulcvm.delegates.heal;
 import com.statefulcvm.connectors.health.ProbeResult;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.admission.AdmissionStarter;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.admission.AdmissionCheck;
+import com.statefulcvm.fleet.admission.BootMarker;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.healing.HealthTracker;
 import com.statefulcvm.fleet.healing.HealthTracker.Judgement;
 import com.statefulcvm.fleet.healing.HealthTracker.Observation;
@@ -35,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,6 +60,13 @@ import static com.statefulcvm.delegates.heal.HealVariables.*;
  * bounded pool. It then judges every slot ({@link HealthTracker}), keeps the counters in the registry, and starts
  * heal.bpmn for each instance that reached the unhealthy threshold ({@link HealStarter}: one heal per instance, the
  * set's repair budget, never an instance a rollout is working on).
+ * <p>
+ * Admission is enforced here too, outside any procedure ({@link AdmissionCheck}): a running instance counts only while
+ * the boot it runs is the attested one. One {@code POST /status/batch} for the attested instances gives each one's
+ * uptime, hence when its current boot began; an instance restarted (or updated, or replaced) behind our back since its
+ * last attestation, or never attested, is not probed and gets admit-instance.bpmn, which re-attests it and fences it
+ * when it fails. A fenced slot is neither probed, counted nor healed until an operator readmits it; a stopped fenced
+ * CVM that someone started again is stopped again.
  */
 @Component("probeReplicaSet")
 public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
@@ -65,11 +80,14 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
     private final SlotHealthRegistry slotHealth;
     private final HealStarter starter;
     private final HealingSettings settings;
+    private final FenceRegistry fences;
+    private final AdmissionStarter admissions;
     private final Clock clock;
     private final ExecutorService probes;
 
     public ProbeReplicaSet(ReplicaSets replicaSets, PhalaCloudClient phala, InstanceHealth health, ReplicaSetObserver observer,
-                           SlotHealthRegistry slotHealth, HealStarter starter, HealingSettings settings, Clock clock) {
+                           SlotHealthRegistry slotHealth, HealStarter starter, HealingSettings settings, FenceRegistry fences,
+                           AdmissionStarter admissions, Clock clock) {
         this.replicaSets = replicaSets;
         this.phala = phala;
         this.health = health;
@@ -77,6 +95,8 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         this.slotHealth = slotHealth;
         this.starter = starter;
         this.settings = settings;
+        this.fences = fences;
+        this.admissions = admissions;
         this.clock = clock;
         AtomicInteger n = new AtomicInteger();
         ThreadFactory threads = r -> {
@@ -125,22 +145,25 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         Map<Integer, CvmInfo> bySlot = new HashMap<>();
         listed.forEach(cvm -> Slots.ordinalOf(set, cvm.name()).ifPresent(o -> bySlot.put(o, cvm)));
         HealStarter.Snapshot engine = starter.snapshot(set);
+        Map<String, String> admitting = admissions.running(set);
         Instant now = clock.instant();
 
-        Map<Integer, CompletableFuture<ProbeResult>> probed = probeRunning(spec, bySlot, engine);
+        // Registry rows first, in ordinal order, then the health rows: the order every writer of both follows. A slot
+        // that a rollout, a heal or a re-attestation is working on is theirs to record: the monitor leaves its registry
+        // row alone, so that it never waits for (or holds up) the procedure's transaction.
+        List<InstanceRecord> records = new ArrayList<>();
+        for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
+            records.add(heldBy(spec, ordinal, engine, admitting) != null ? null : observer.observeSlot(spec, ordinal, bySlot.get(ordinal)));
+        }
+        Map<Integer, String> notAdmitted = admission(spec, bySlot, records, admitting, now);
+
+        Map<Integer, CompletableFuture<ProbeResult>> probed = probeRunning(spec, bySlot, engine, admitting, notAdmitted);
         HealthTracker tracker = HealthTracker.of(spec.getHealthCheck(), spec.getAutoHealing());
         Map<Integer, SlotHealth> known = new HashMap<>();
         slotHealth.all(set).forEach(h -> known.put(h.ordinal(), h));
         List<Judgement> unhealthy = new ArrayList<>();
         Map<Verdict, Integer> counts = new HashMap<>();
         List<String> notes = new ArrayList<>();
-        // Registry rows first, in ordinal order, then the health rows: the order every writer of both follows. A slot
-        // that a rollout or a heal is working on is theirs to record: the monitor leaves its registry row alone, so
-        // that it never waits for (or holds up) the procedure's transaction.
-        List<InstanceRecord> records = new ArrayList<>();
-        for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
-            records.add(heldBy(spec, ordinal, engine) != null ? null : observer.observeSlot(spec, ordinal, bySlot.get(ordinal)));
-        }
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             CvmInfo cvm = bySlot.get(ordinal);
             ProbeResult probe = probed.containsKey(ordinal) ? probed.get(ordinal).join() : null;
@@ -151,8 +174,9 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
             Observation seen = cvm == null ? Observation.missing()
                     : new Observation(cvm.instanceId(), cvm.status(), cvm.isSettled(),
                     probe == null ? null : probe.healthy(), probe == null ? null : probe.detail());
+            String held = heldBy(spec, ordinal, engine, admitting);
             Judgement judgement = tracker.judge(known.getOrDefault(ordinal, SlotHealth.first(set, ordinal)), seen, now,
-                    heldBy(spec, ordinal, engine));
+                    held != null ? held : notAdmitted.get(ordinal));
             slotHealth.saveObservation(judgement.health());
             if (cvm != null && cvm.instanceId() != null) {
                 slotHealth.advanceEpoch(set, ordinal, cvm.instanceId());
@@ -190,13 +214,100 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
                 + " concurrent heals of the set running (autoHealing.maxConcurrent)";
     }
 
-    /** One probe per running, settled, booted instance that no procedure holds; all at once, on the bounded pool. */
+    /**
+     * The slots that are not admitted now, each with why (what the round's judgement says it is held by): fenced ones,
+     * and running instances without a valid attestation of their current boot, for which a re-attestation is started.
+     */
+    private Map<Integer, String> admission(ReplicaSetSpec spec, Map<Integer, CvmInfo> bySlot, List<InstanceRecord> records,
+                                           Map<String, String> admitting, Instant now) {
+        Map<Integer, Fence> fenced = new HashMap<>();
+        fences.fences(spec.getName()).forEach(f -> fenced.put(f.ordinal(), f));
+        Map<Integer, Instant> boots = bootMarkers(spec, bySlot, records, fenced, now);
+        Map<Integer, String> notAdmitted = new HashMap<>();
+        for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
+            InstanceRecord record = records.get(ordinal);
+            if (record == null) {
+                continue; // a procedure holds the slot and attests what it brings up
+            }
+            CvmInfo cvm = bySlot.get(ordinal);
+            boolean up = cvm != null && cvm.isRunning() && cvm.isSettled() && cvm.instanceId() != null;
+            Fence fence = fenced.get(ordinal);
+            if (fence != null) {
+                notAdmitted.put(ordinal, fence.summary() + "; readmit it to bring it back");
+                if (up && fence.action() == FencePolicy.STOP) {
+                    stopAgain(spec.slotName(ordinal), cvm);
+                }
+                continue;
+            }
+            if (!up) {
+                continue;
+            }
+            AdmissionCheck.Judgement judgement = AdmissionCheck.judge(spec.getAttestation().isRequired(), Optional.empty(),
+                    record.attested(), record.attestedAt(), boots.get(ordinal));
+            if (judgement.kind() == AdmissionCheck.Kind.NEEDS_ATTESTATION) {
+                if (record.attested() != null) {
+                    observer.forgetAttestation(record, "Awaiting attestation: " + judgement.reason());
+                }
+                String pid = admissions.start(spec, ordinal, cvm, "health monitor: " + judgement.reason(), admitting);
+                notAdmitted.put(ordinal, "not admitted (" + judgement.reason() + "): re-attestation " + pid + " started");
+            }
+        }
+        return notAdmitted;
+    }
+
+    /**
+     * When the current boot of each attested, running instance began: one {@code POST /status/batch} for all of them
+     * (Phala's uptime). Unknown (the call failed, no uptime): the recorded verdict alone is judged this round.
+     */
+    private Map<Integer, Instant> bootMarkers(ReplicaSetSpec spec, Map<Integer, CvmInfo> bySlot, List<InstanceRecord> records,
+                                              Map<Integer, Fence> fenced, Instant now) {
+        Map<String, Integer> byVmUuid = new HashMap<>();
+        for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
+            CvmInfo cvm = bySlot.get(ordinal);
+            InstanceRecord record = records.get(ordinal);
+            if (record != null && Boolean.TRUE.equals(record.attested()) && !fenced.containsKey(ordinal) && cvm != null
+                    && cvm.vmUuid() != null && cvm.isRunning() && cvm.isSettled()) {
+                byVmUuid.put(cvm.vmUuid(), ordinal);
+            }
+        }
+        Map<Integer, Instant> boots = new HashMap<>();
+        if (byVmUuid.isEmpty() || !spec.getAttestation().isRequired()) {
+            return boots;
+        }
+        try {
+            for (Map.Entry<String, BatchStatus> status : phala.statusBatch(new ArrayList<>(byVmUuid.keySet())).entrySet()) {
+                Integer ordinal = byVmUuid.get(status.getKey());
+                if (ordinal != null && status.getValue() != null && "running".equals(status.getValue().status())) {
+                    BootMarker.bootedAt(now, status.getValue().uptime()).ifPresent(boot -> boots.put(ordinal, boot));
+                }
+            }
+        } catch (PhalaApiException | IllegalStateException e) {
+            log.warn("Health monitor of '{}' could not read its CVMs' uptime, boots not compared this round: {}",
+                    spec.getName(), e.getMessage());
+        }
+        return boots;
+    }
+
+    /** A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again. */
+    private void stopAgain(String slot, CvmInfo cvm) {
+        try {
+            phala.stop(cvm.id());
+            log.warn("{} is fenced but its CVM {} was running again: stopped it again", slot, cvm.id());
+        } catch (PhalaApiException e) {
+            log.warn("{} is fenced but its CVM {} runs, and the stop was not taken (next round tries again): {}", slot, cvm.id(),
+                    e.getMessage());
+        }
+    }
+
+    /** One probe per running, settled, booted, admitted instance that no procedure holds; all at once, on the bounded pool. */
     private Map<Integer, CompletableFuture<ProbeResult>> probeRunning(ReplicaSetSpec spec, Map<Integer, CvmInfo> bySlot,
-                                                                      HealStarter.Snapshot engine) {
+                                                                      HealStarter.Snapshot engine, Map<String, String> admitting,
+                                                                      Map<Integer, String> notAdmitted) {
         Map<Integer, CompletableFuture<ProbeResult>> probed = new HashMap<>();
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             CvmInfo cvm = bySlot.get(ordinal);
-            if (cvm != null && cvm.isRunning() && cvm.isSettled() && cvm.instanceId() != null && heldBy(spec, ordinal, engine) == null) {
+            if (cvm != null && cvm.isRunning() && cvm.isSettled() && cvm.instanceId() != null
+                    && heldBy(spec, ordinal, engine, admitting) == null && !notAdmitted.containsKey(ordinal)) {
                 probed.put(ordinal, CompletableFuture.supplyAsync(() -> probe(spec, cvm), probes));
             }
         }
@@ -211,14 +322,18 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         }
     }
 
-    private static String heldBy(ReplicaSetSpec spec, int ordinal, HealStarter.Snapshot engine) {
+    private static String heldBy(ReplicaSetSpec spec, int ordinal, HealStarter.Snapshot engine, Map<String, String> admitting) {
         String slot = spec.slotName(ordinal);
         String rollout = engine.rolloutOf(slot);
         if (rollout != null) {
             return "rollout " + rollout + " is working on " + slot;
         }
         String heal = engine.healOf(spec.getName(), ordinal);
-        return heal == null ? null : "heal " + heal + " is working on " + slot;
+        if (heal != null) {
+            return "heal " + heal + " is working on " + slot;
+        }
+        String admit = admitting.get(HealVariables.businessKey(spec.getName(), ordinal));
+        return admit == null ? null : "re-attestation " + admit + " is working on " + slot;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Brings the registry in line with what Phala reports: which CVM fills each slot, its status and compose hash.
@@ -88,6 +89,13 @@ public class ReplicaSetObserver {
                 .ifPresent(record -> registry.save(record.withAttestation(attested, reason, now).withCondition(condition, now)));
     }
 
+    /** The attested boot of the slot's CVM is over: its verdict and health are forgotten until it is attested again. */
+    public InstanceRecord forgetAttestation(InstanceRecord record, String condition) {
+        InstanceRecord updated = record.withoutAttestation(condition, clock.instant());
+        registry.save(updated);
+        return updated;
+    }
+
     public void recordCondition(ReplicaSetSpec spec, String slot, String condition) {
         registry.instance(spec.getName(), replicaSets.ordinalOf(spec, slot))
                 .ifPresent(record -> registry.save(record.withCondition(condition, clock.instant())));
@@ -119,8 +127,11 @@ public class ReplicaSetObserver {
         // A probe result belongs to one CVM while it runs; anything else makes health unknown or false.
         Boolean healthy = !running ? Boolean.FALSE : sameCvm ? previous.healthy() : null;
         String condition = sameCvm && running && previous.condition() != null ? previous.condition() : "Status " + cvm.status();
-        // An attestation speaks for one boot of one CVM: leaving "running" (restart, update, stop) or a new CVM ends it.
-        boolean sameBoot = sameCvm && running && "running".equals(previous.status());
+        // An attestation speaks for one boot of one CVM with one identity and compose: leaving "running" (restart,
+        // update, stop), a new CVM, another instance_id or compose hash ends it. A restart too quick for any observer to
+        // see it leave "running" is caught by the health monitor's boot marker (AdmissionCheck).
+        boolean sameBoot = sameCvm && running && "running".equals(previous.status())
+                && Objects.equals(cvm.instanceId(), previous.instanceId()) && Objects.equals(cvm.composeHash(), previous.composeHash());
         return new InstanceRecord(previous.replicaSet(), previous.ordinal(), previous.slot(), cvm.id(), cvm.vmUuid(),
                 cvm.instanceId(), cvm.composeHash(), cvm.status(), healthy, condition, previous.observedAt(),
                 sameBoot ? previous.attested() : null, sameBoot ? previous.attestation() : null,

@@ -27,14 +27,14 @@ final class GatewayRoutes {
     Upstream upstream(String target) {
         Route route = route(target);
         if (route.cvm() != null) {
-            return upstream(route.cvm());
+            return upstreamOf(route.cvm());
         }
         if (route.app() == null) {
             return Upstream.NONE;
         }
         Upstream best = Upstream.NONE;
         for (SimulatedCvm cvm : directory.cvmsOf(route.app())) {
-            Upstream upstream = upstream(cvm);
+            Upstream upstream = upstreamOf(cvm);
             if (upstream.ordinal() < best.ordinal()) {
                 best = upstream;
             }
@@ -49,7 +49,7 @@ final class GatewayRoutes {
     RoleAnswer role(String target) {
         Route route = route(target);
         if (route.cvm() != null) {
-            if (upstream(route.cvm()) == Upstream.NONE) {
+            if (upstreamOf(route.cvm()) == Upstream.NONE) {
                 return RoleAnswer.NONE;
             }
             return leadership.leads(route.cvm()) ? RoleAnswer.LEADER : RoleAnswer.REPLICA;
@@ -58,6 +58,41 @@ final class GatewayRoutes {
             return RoleAnswer.NONE;
         }
         return leadership.leaderOf(route.app()) == null ? RoleAnswer.NONE : RoleAnswer.LEADER;
+    }
+
+    /**
+     * The app's workload as the route reaches it ({@link AppLeadership#view}): an instance route asks its CVM, an app
+     * route its leader, else its first CVM that runs settled; empty when the route names no CVM and no app.
+     */
+    Optional<WorkloadView> workload(String target) {
+        Route route = route(target);
+        SimulatedApp app = route.cvm() != null ? directory.app(route.cvm().appId) : route.app();
+        if (app == null) {
+            return Optional.empty();
+        }
+        return Optional.of(leadership.view(app, asked(route, app)));
+    }
+
+    /** The app the route reaches (an instance route: its CVM's app); null for none. */
+    SimulatedApp app(String target) {
+        Route route = route(target);
+        return route.cvm() != null ? directory.app(route.cvm().appId) : route.app();
+    }
+
+    /** The CVM a workload call on the route reaches (see {@link #workload}); null when none runs. */
+    SimulatedCvm asked(String target) {
+        Route route = route(target);
+        SimulatedApp app = route.cvm() != null ? directory.app(route.cvm().appId) : route.app();
+        return app == null ? null : asked(route, app);
+    }
+
+    private SimulatedCvm asked(Route route, SimulatedApp app) {
+        if (route.cvm() != null) {
+            return route.cvm();
+        }
+        SimulatedCvm leader = leadership.leaderOf(app);
+        return leader != null ? leader : directory.cvmsOf(app).stream()
+                .filter(cvm -> upstreamOf(cvm) != Upstream.NONE).findFirst().orElse(null);
     }
 
     /** The port and the CVM(s) behind the route, each with whether it runs settled; empty for no CVM and no app. */
@@ -95,7 +130,8 @@ final class GatewayRoutes {
      */
     public static final String UNHEALTHY_MARKER = "simulator.workload.health=unhealthy";
 
-    private static Upstream upstream(SimulatedCvm cvm) {
+    /** What the gateway finds on one CVM: its workload's health while it runs settled, else nothing. */
+    static Upstream upstreamOf(SimulatedCvm cvm) {
         if (!RUNNING.equals(cvm.status) || !cvm.settled()) {
             return Upstream.NONE;
         }

@@ -99,6 +99,12 @@ final class OperationRunner implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        // a hop already running finishes (and saves the state file) before close returns, never after it
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void schedule(SimulatedCvm cvm, Operation operation) {
@@ -183,6 +189,7 @@ final class OperationRunner implements AutoCloseable {
                 // transitional statuses change nothing else
             }
         }
+        leadership.afterTransition(cvm);
     }
 
     private static void assignInstanceIdAtFirstBoot(SimulatedCvm cvm) {

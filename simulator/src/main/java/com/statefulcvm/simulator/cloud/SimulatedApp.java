@@ -2,6 +2,7 @@ package com.statefulcvm.simulator.cloud;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +28,19 @@ final class SimulatedApp {
     List<String> cvmVmUuids = new ArrayList<>();
     /** The vm_uuid of the CVM that leads the app's workload ({@link AppLeadership}); null until one is elected. */
     String leaderVmUuid;
+    /**
+     * The app's workload members by vm_uuid ({@link AppLeadership}): every CVM that has joined, running or not, until
+     * it leaves, is removed or is deleted.
+     */
+    Map<String, WorkloadMemberState> members = new LinkedHashMap<>();
+    /** Members announced through etcd's member add whose CVM has not started yet, oldest first. */
+    List<WorkloadMemberState> pendingMembers = new ArrayList<>();
+    /** CVMs that left (Consul's leave: back at their next boot) or were removed (etcd: back only once added again). */
+    Map<String, WorkloadMemberState.Departure> departures = new LinkedHashMap<>();
+    /** The leadership term, one more at each new leader: Patroni's timeline, etcd's and Consul's raft term. */
+    long workloadTerm;
+    /** The raft index, one more at each change of members or leader. */
+    long workloadIndex;
     /** Oldest first. */
     List<AppRevision> revisions = new ArrayList<>();
 

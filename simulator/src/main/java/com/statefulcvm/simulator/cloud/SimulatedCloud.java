@@ -318,6 +318,84 @@ public class SimulatedCloud implements AutoCloseable {
         return new CvmRole(snapshot(cvm), leader == cvm, leader == null ? null : leader.name);
     }
 
+    // ---------------------------------------------------------------- simulated workloads (AppLeadership)
+
+    /**
+     * The app's workload as the route {@code <instance_id|app_id>-<port>[s|g]} reaches it; empty when the route names
+     * no CVM and no app. Asking may let CVMs that run join, or elect a leader: the state's own consequences, saved
+     * when they changed something.
+     */
+    public synchronized Optional<WorkloadView> workload(String target) {
+        SimulatedApp app = gateway.app(target);
+        long index = app == null ? 0 : app.workloadIndex;
+        Optional<WorkloadView> view = gateway.workload(target);
+        if (app != null && app.workloadIndex != index) {
+            persist();
+        }
+        return view;
+    }
+
+    /** Patroni's {@code POST /switchover}; answers the new leader's name. */
+    public synchronized String switchover(String target, String leader, String candidate) {
+        String to = leadership.switchover(workloadApp(target), leader, candidate);
+        persist();
+        return to;
+    }
+
+    /** Patroni's {@code POST /failover}; answers the new leader's name. */
+    public synchronized String failover(String target, String candidate) {
+        String to = leadership.failover(workloadApp(target), candidate);
+        persist();
+        return to;
+    }
+
+    /**
+     * Consul's transfer-leader and etcd's transfer-leadership: to the running voter {@code to} matches, or (null) to
+     * the first other one; {@code refusal} is the workload's text when there is none. Answers the new leader's name.
+     */
+    public synchronized String transferLeadership(String target, Predicate<WorkloadMember> to, String refusal) {
+        String leader = leadership.transferLeadership(workloadApp(target), to, refusal);
+        persist();
+        return leader;
+    }
+
+    /** Consul's {@code PUT /v1/agent/leave}: the CVM asked leaves the workload until its next boot. */
+    public synchronized void leaveWorkload(String target) {
+        SimulatedCvm asked = gateway.asked(target);
+        if (asked == null) {
+            throw new WorkloadRefusal(502, "no upstream");
+        }
+        leadership.leave(workloadApp(target), asked);
+        persist();
+    }
+
+    /** etcd's member add: announced now, claimed by the CVM of the app that starts next (see {@link AppLeadership}). */
+    public synchronized WorkloadMember addWorkloadMember(String target, List<String> peerUrls, boolean learner) {
+        WorkloadMember added = leadership.add(workloadApp(target), peerUrls, learner);
+        persist();
+        return added;
+    }
+
+    /** etcd's member promote. */
+    public synchronized void promoteWorkloadMember(String target, String memberId) {
+        leadership.promote(workloadApp(target), memberId);
+        persist();
+    }
+
+    /** etcd's member remove. */
+    public synchronized void removeWorkloadMember(String target, String memberId) {
+        leadership.remove(workloadApp(target), memberId);
+        persist();
+    }
+
+    private SimulatedApp workloadApp(String target) {
+        SimulatedApp app = gateway.app(target);
+        if (app == null) {
+            throw new WorkloadRefusal(502, "no upstream");
+        }
+        return app;
+    }
+
     /** The CVM stops at once (no shutdown), cancelling whatever it was doing; it stays stopped until started. */
     public synchronized CvmSnapshot crash(String ref) {
         SimulatedCvm cvm = directory.requireCvm(ref);

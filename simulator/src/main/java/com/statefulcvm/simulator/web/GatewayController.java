@@ -18,7 +18,9 @@ import com.statefulcvm.simulator.evidence.SimulatedGuestAgent;
  * reaches the CVM's workload: 200 {@code {"status":"ok"}} when it runs settled and healthy, 503
  * {@code {"status":"unhealthy"}} when marked unhealthy, 502 {@code no upstream} otherwise. Port 8090's
  * {@code /GetQuote} is the CVM's guest agent ({@link SimulatedGuestAgent}). {@code GET /leader} on any port is the
- * role probe, as Patroni answers it: 200 on the app's leader, 503 on the others, 502 when the CVM is down.
+ * role probe, as Patroni answers it: 200 on the app's leader, 503 on the others, 502 when the CVM is down. The paths
+ * of Patroni's, Consul's and etcd's own APIs are answered by {@link SimulatedPatroniController},
+ * {@link SimulatedConsulController} and {@link SimulatedEtcdController}, from the same membership.
  * A mapped port of a CVM backed by a real local process never gets here: {@link GatewayBackendFilter} proxies it.
  */
 @RestController
@@ -68,12 +70,6 @@ public class GatewayController {
 
     @RequestMapping({"/{target}", "/{target}/**"})
     ResponseEntity<String> forward(@PathVariable String target) {
-        return switch (cloud.gateway(target)) {
-            case HEALTHY -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body("{\"status\":\"ok\"}");
-            case UNHEALTHY -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.APPLICATION_JSON)
-                    .body("{\"status\":\"unhealthy\"}");
-            case NONE -> ResponseEntity.status(HttpStatus.BAD_GATEWAY).contentType(MediaType.TEXT_PLAIN)
-                    .body("no upstream");
-        };
+        return WorkloadAnswers.health(cloud.gateway(target));
     }
 }

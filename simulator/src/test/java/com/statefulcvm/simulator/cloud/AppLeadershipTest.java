@@ -18,7 +18,10 @@ import com.statefulcvm.simulator.api.InstanceRequest;
 import com.statefulcvm.simulator.api.ProvisionRequest;
 import com.statefulcvm.simulator.api.ProvisionResult;
 
-/** Leadership rules below HTTP: the name order elections use, and an explicit leader kept in the state file. */
+/**
+ * Leadership rules below HTTP: the name order elections use, and an explicit leader, the members, their IDs and the
+ * term kept in the state file.
+ */
 class AppLeadershipTest {
 
     @TempDir
@@ -62,5 +65,50 @@ class AppLeadershipTest {
             assertThat(reloaded.gatewayRole(reloaded.cvm("keeper-0").instanceId() + "-8008")).isEqualTo(RoleAnswer.REPLICA);
             assertThat(reloaded.gatewayRole(appId + "-8008")).isEqualTo(RoleAnswer.LEADER);
         }
+    }
+
+    @Test
+    void theWorkloadsMembersTermAndAnnouncedMembersSurviveAReload() {
+        SimulatorProperties properties = new SimulatorProperties();
+        properties.setStateFile(dir.resolve("members.json"));
+        properties.getTimings().setCreateMs(30);
+        properties.getTimings().setStartMs(20);
+        properties.getTimings().setStopMs(20);
+        String target;
+        WorkloadView before;
+        try (SimulatedCloud cloud = new SimulatedCloud(properties)) {
+            ProvisionResult provision = cloud.provision(new ProvisionRequest("quorum-0", null,
+                    Map.of("docker_compose_file", "services: {}\n"), null, null, null, null));
+            cloud.commit(new CommitRequest(provision.appId(), provision.composeHash(), null, null));
+            for (String name : List.of("quorum-1", "quorum-2")) {
+                cloud.addInstance(provision.appId(), new InstanceRequest(name, null, null, null, null, null));
+            }
+            for (String name : List.of("quorum-0", "quorum-1", "quorum-2")) {
+                awaitRunning(cloud, name);
+            }
+            target = cloud.cvm("quorum-1").instanceId() + "-2379";
+            cloud.switchover(target, "quorum-0", "quorum-2");
+            String removed = cloud.workload(target).orElseThrow().byName("quorum-1").orElseThrow().id();
+            cloud.removeWorkloadMember(cloud.cvm("quorum-0").instanceId() + "-2379", removed);
+            cloud.addWorkloadMember(target, List.of("http://quorum-3:2380"), true);
+            cloud.stop("quorum-0");
+            before = cloud.workload(cloud.cvm("quorum-2").instanceId() + "-2379").orElseThrow();
+        }
+        assertThat(before.leader().map(WorkloadMember::name)).contains("quorum-2");
+        assertThat(before.term()).isEqualTo(2);
+        assertThat(before.members()).extracting(WorkloadMember::name).containsExactly("quorum-0", "quorum-2", null);
+        try (SimulatedCloud reloaded = new SimulatedCloud(properties)) {
+            WorkloadView after = reloaded.workload(reloaded.cvm("quorum-2").instanceId() + "-2379").orElseThrow();
+            assertThat(after.members()).isEqualTo(before.members());
+            assertThat(after.term()).isEqualTo(before.term());
+            assertThat(after.index()).isEqualTo(before.index());
+        }
+    }
+
+    private static void awaitRunning(SimulatedCloud cloud, String name) {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
+            CvmSnapshot cvm = cloud.cvm(name);
+            return "running".equals(cvm.status()) && !cvm.inProgress();
+        });
     }
 }

@@ -6,6 +6,8 @@ import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.delegates.heal.MonitorStarter;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.healing.SlotHealth;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import org.camunda.bpm.engine.OptimisticLockingException;
@@ -29,11 +31,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Healing on request and what the health monitor knows: {@code POST .../instances/{ordinal}/heal} starts heal.bpmn for
  * one instance (as the monitor does, but not held to the set's repair budget); {@code GET .../health} shows each
- * slot's counters, epoch, last heal and the heal running on it.
+ * slot's counters, epoch, last heal and the heal running on it. {@code POST .../instances/{ordinal}/readmit} brings a
+ * fenced slot back: the same heal (a restart, which starts a stopped CVM), whose attestation must admit the instance
+ * before it serves again; only then is the fence lifted. A fenced slot is not healed by any other request.
  */
 @RestController
 @RequestMapping(path = "/api/replica-sets", produces = "application/json")
@@ -48,9 +53,11 @@ class HealController {
     private final RuntimeService runtime;
     private final ApiAccess access;
     private final TransactionTemplate transaction;
+    private final FenceRegistry fences;
 
     HealController(ReplicaSets replicaSets, HealStarter starter, MonitorStarter monitors, SlotHealthRegistry slotHealth,
-                   RuntimeService runtime, ApiAccess access, PlatformTransactionManager transactions) {
+                   RuntimeService runtime, ApiAccess access, PlatformTransactionManager transactions, FenceRegistry fences) {
+        this.fences = fences;
         this.replicaSets = replicaSets;
         this.starter = starter;
         this.monitors = monitors;
@@ -66,9 +73,34 @@ class HealController {
         ReplicaSetSpec spec = spec(name);
         int target = Ordinals.parse(spec, ordinal);
         String reason = RequestReason.of(body);
+        Optional<Fence> fence = fences.fence(name, target);
+        if (fence.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, spec.slotName(target) + " is " + fence.get().summary()
+                    + "; readmit it (POST /api/replica-sets/" + name + "/instances/" + target + "/readmit)",
+                    Map.of("fencedBy", String.valueOf(fence.get().fencedBy())));
+        }
         String user = access.callerId();
-        String why = "requested by " + user + (reason == null ? "" : ": " + reason);
-        HealStarter.Outcome outcome = startSerialized(spec, target, why, user);
+        return start(spec, target, "requested by " + user + (reason == null ? "" : ": " + reason), user,
+                HealVariables.TRIGGER_OPERATOR, null);
+    }
+
+    /** A heal of a fenced slot whose attestation decides: admitted, the fence is lifted; refused, it stays fenced. */
+    @PostMapping("/{name}/instances/{ordinal}/readmit")
+    ResponseEntity<Map<String, Object>> readmit(@PathVariable String name, @PathVariable String ordinal,
+                                                @RequestBody(required = false) JsonNode body) {
+        ReplicaSetSpec spec = spec(name);
+        int target = Ordinals.parse(spec, ordinal);
+        String reason = RequestReason.of(body);
+        Fence fence = fences.fence(name, target).orElseThrow(() -> new ApiProblem(HttpStatus.CONFLICT,
+                spec.slotName(target) + " is not fenced: nothing to readmit"));
+        String user = access.callerId();
+        String why = "readmit requested by " + user + (reason == null ? "" : ": " + reason) + "; it was " + fence.summary();
+        return start(spec, target, why, user, HealVariables.TRIGGER_READMIT, fence.summary());
+    }
+
+    private ResponseEntity<Map<String, Object>> start(ReplicaSetSpec spec, int target, String why, String user, String trigger,
+                                                      String fenced) {
+        HealStarter.Outcome outcome = startSerialized(spec, target, why, user, trigger);
         String slot = spec.slotName(target);
         if (outcome instanceof HealStarter.AlreadyHealing running) {
             throw new ApiProblem(HttpStatus.CONFLICT, "a heal of " + slot + " is already running",
@@ -81,9 +113,12 @@ class HealController {
         String pid = ((HealStarter.Started) outcome).processInstanceId();
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("processInstanceId", pid);
-        answer.put("replicaSet", name);
+        answer.put("replicaSet", spec.getName());
         answer.put("ordinal", target);
         answer.put("slot", slot);
+        if (fenced != null) {
+            answer.put("fenced", fenced);
+        }
         return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + pid)).body(answer);
     }
 
@@ -91,10 +126,10 @@ class HealController {
      * The checks and the start in one transaction; a concurrent start for the same set (the monitor on another node)
      * conflicts on the monitor's heal counter, and the loser tries again with the winner's heal visible.
      */
-    private HealStarter.Outcome startSerialized(ReplicaSetSpec spec, int ordinal, String why, String user) {
+    private HealStarter.Outcome startSerialized(ReplicaSetSpec spec, int ordinal, String why, String user, String trigger) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return transaction.execute(status -> starter.start(spec, ordinal, why, HealVariables.TRIGGER_OPERATOR, user,
+                return transaction.execute(status -> starter.start(spec, ordinal, why, trigger, user,
                         starter.snapshot(spec.getName()), false));
             } catch (OptimisticLockingException | ConcurrencyFailureException conflict) {
                 if (attempt >= ATTEMPTS) {
@@ -131,6 +166,7 @@ class HealController {
             view.put("lastHealAt", h.lastHealAt());
             view.put("healProcessInstanceId", engine.healOf(name, ordinal));
             view.put("rolloutProcessInstanceId", engine.rolloutOf(spec.slotName(ordinal)));
+            view.put("fenced", fences.fence(name, ordinal).map(Fence::summary).orElse(null));
             instances.add(view);
         }
         Map<String, Object> out = new LinkedHashMap<>();

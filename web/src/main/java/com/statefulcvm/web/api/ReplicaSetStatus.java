@@ -6,6 +6,8 @@ import com.statefulcvm.fleet.InstanceCondition;
 import com.statefulcvm.fleet.InstanceConditions;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.delegates.scale.ScaleVariables;
@@ -34,10 +36,12 @@ class ReplicaSetStatus {
     private final RevisionComposeHashes composeHashes;
     private final EngineRollouts rollouts;
     private final ScaleRegistry scales;
+    private final FenceRegistry fences;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
-                     RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales) {
+                     RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences) {
         this.scales = scales;
+        this.fences = fences;
         this.replicaSets = replicaSets;
         this.conditions = conditions;
         this.revisions = revisions;
@@ -59,7 +63,10 @@ class ReplicaSetStatus {
         Map<Integer, List<InstanceCondition>> byOrdinal = conditions.conditions(spec.getName()).stream()
                 .collect(Collectors.groupingBy(InstanceCondition::ordinal));
         List<InstanceRecord> inSet = records.stream().filter(r -> r.ordinal() < spec.getReplicas()).toList();
-        int ready = (int) inSet.stream().filter(r -> ready(r, byOrdinal.getOrDefault(r.ordinal(), List.of()))).count();
+        Map<Integer, Fence> fenced = fences.fences(spec.getName()).stream().collect(Collectors.toMap(Fence::ordinal, f -> f));
+        // a fenced instance is kept out of the workload: never ready, whatever its last probe said
+        int ready = (int) inSet.stream().filter(r -> !fenced.containsKey(r.ordinal()))
+                .filter(r -> ready(r, byOrdinal.getOrDefault(r.ordinal(), List.of()))).count();
 
         Optional<Revision> current = revisions.currentRevision(spec.getName());
         Optional<Revision> update = revisions.updateRevision(spec.getName()).or(() -> current);
@@ -68,7 +75,7 @@ class ReplicaSetStatus {
         ReplicaSetView.RunningRollout rollout = rollouts.runningRolloutOf(spec.getName()).map(rollouts::summary).orElse(null);
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
-                        .map(ReplicaSetView.ConditionView::of).toList())).toList()
+                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,

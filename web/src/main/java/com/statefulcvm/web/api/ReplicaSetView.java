@@ -3,9 +3,11 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.statefulcvm.fleet.InstanceCondition;
 import com.statefulcvm.fleet.InstanceRecord;
+import com.statefulcvm.fleet.admission.Fence;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the API shows of a replica set; {@code instances} only on the detail read. {@code updatedReplicas} counts the
@@ -36,11 +38,15 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
 
     record InstanceView(int ordinal, String name, String cvmId, String vmUuid, String instanceId, String status,
                         String composeHash, Boolean healthy, String condition, Instant observedAt,
-                        Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions) {
+                        Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
+                        String fenced, Instant fencedAt, String fencedBy) {
 
-        static InstanceView of(InstanceRecord r, List<ConditionView> conditions) {
+        /** {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). */
+        static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence) {
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
-                    r.healthy(), r.condition(), r.observedAt(), r.attested(), r.attestation(), r.attestedAt(), conditions);
+                    r.healthy(), r.condition(), r.observedAt(), r.attested(), r.attestation(), r.attestedAt(), conditions,
+                    fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
+                    fence.map(Fence::fencedBy).orElse(null));
         }
     }
 

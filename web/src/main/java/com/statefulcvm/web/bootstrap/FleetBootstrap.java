@@ -21,7 +21,10 @@ import com.statefulcvm.web.status.ObservedConditions;
 import com.statefulcvm.web.status.RevisionComposeHashes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -35,6 +38,13 @@ import java.util.stream.Collectors;
  * Once the server is up (the embedded simulator answers through it), creates an app for every replica set that has
  * none yet and the missing slots of those apps; then records what exists. Creation is serialized because parallel
  * creates in one workspace have failed on the real platform.
+ * <p>
+ * The server answers while this runs (it must: the embedded simulator is one of its endpoints), but a set being
+ * bootstrapped has no app yet, so the application's readiness state ({@code /actuator/health/readiness}) refuses
+ * traffic until the bootstrap is over, whatever its outcome: a set that could not be bootstrapped is logged and the
+ * rest of the application serves. Spring Boot itself moves readiness to accepting traffic only after every
+ * {@link ApplicationReadyEvent} listener, this one included, has returned; the events here say so explicitly, so the
+ * readiness state does not depend on that ordering.
  */
 @Component
 class FleetBootstrap {
@@ -51,10 +61,12 @@ class FleetBootstrap {
     private final ObservedConditions conditions;
     private final RevisionComposeHashes composeHashes;
     private final TransactionTemplate transaction;
+    private final ApplicationEventPublisher events;
 
     FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
                    InstanceRegistry registry, ReplicaSetObserver observer, ReplicaSets replicaSets, RevisionHistory revisions,
-                   ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions) {
+                   ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions,
+                   ApplicationEventPublisher events) {
         this.fleet = fleet;
         this.properties = properties;
         this.phala = phala;
@@ -65,10 +77,21 @@ class FleetBootstrap {
         this.conditions = conditions;
         this.composeHashes = composeHashes;
         this.transaction = new TransactionTemplate(transactions);
+        this.events = events;
     }
 
     @EventListener(ApplicationReadyEvent.class)
     void bootstrap() {
+        AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
+        try {
+            bootstrapEverySet();
+        } finally {
+            AvailabilityChangeEvent.publish(events, this, ReadinessState.ACCEPTING_TRAFFIC);
+            log.info("Fleet bootstrap done: ready to accept traffic");
+        }
+    }
+
+    private void bootstrapEverySet() {
         for (ReplicaSetSpec fileSpec : fleet.fleet().getReplicaSets()) {
             ensureInitialRevision(fileSpec);
             // the desired count: a scale's, while the fleet file still says what it said then (docs/scaling.md)

@@ -1,0 +1,87 @@
+package com.statefulcvm.delegates.admission;
+
+import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.Revision;
+import com.statefulcvm.fleet.RevisionHistory;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import static com.statefulcvm.delegates.heal.HealVariables.businessKey;
+
+/**
+ * Starts admit-instance.bpmn (message {@code AdmitInstance}, business key {@code <set>/<ordinal>}) for a running
+ * instance the health monitor found without a valid attestation of its current boot, unless one runs for it already.
+ * The process re-attests it through attest-instance.bpmn, which fences it when it fails.
+ */
+@Component
+public class AdmissionStarter {
+
+    private static final Logger log = LoggerFactory.getLogger(AdmissionStarter.class);
+
+    public static final String ADMIT_PROCESS = "admit-instance";
+    public static final String ADMIT_MESSAGE = "AdmitInstance";
+    public static final String ADMISSION_REASON = "admissionReason";
+
+    private final RuntimeService runtime;
+    private final RevisionHistory revisions;
+
+    public AdmissionStarter(RuntimeService runtime, RevisionHistory revisions) {
+        this.runtime = runtime;
+        this.revisions = revisions;
+    }
+
+    /** The running re-attestations of the set, by business key. */
+    public Map<String, String> running(String replicaSet) {
+        Map<String, String> byKey = new HashMap<>();
+        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(ADMIT_PROCESS)
+                .processInstanceBusinessKeyLike(replicaSet + "/%").list()) {
+            byKey.putIfAbsent(admit.getBusinessKey(), admit.getId());
+        }
+        return byKey;
+    }
+
+    /**
+     * @param running from {@link #running} in the same transaction; the started one is added to it
+     * @return the process instance id of the re-attestation now running for the instance
+     */
+    public String start(ReplicaSetSpec spec, int ordinal, CvmInfo cvm, String reason, Map<String, String> running) {
+        String key = businessKey(spec.getName(), ordinal);
+        String already = running.get(key);
+        if (already != null) {
+            return already;
+        }
+        Map<String, Object> variables = new HashMap<>();
+        variables.put("replicaSet", spec.getName());
+        variables.put("ordinal", ordinal);
+        variables.put("slot", spec.slotName(ordinal));
+        variables.put(ADMISSION_REASON, reason);
+        // the identity Phala reports for the slot now: the quote must carry the same one
+        variables.put("boundInstanceId", cvm.instanceId());
+        variables.put("allowedComposeHashes", allowedComposeHashes(spec.getName()));
+        ProcessInstance admit = runtime.createMessageCorrelation(ADMIT_MESSAGE).processInstanceBusinessKey(key)
+                .setVariables(variables).correlateStartMessage();
+        running.put(key, admit.getId());
+        log.info("Re-attesting {} ({}): {}", spec.slotName(ordinal), admit.getId(), reason);
+        return admit.getId();
+    }
+
+    /** The set's current and update revisions (attest-instance adds the one Phala reports the CVM runs). */
+    private ArrayList<String> allowedComposeHashes(String set) {
+        Set<String> hashes = new LinkedHashSet<>();
+        revisions.currentRevision(set).map(Revision::composeHash).ifPresent(hashes::add);
+        revisions.updateRevision(set).map(Revision::composeHash).ifPresent(hashes::add);
+        hashes.removeIf(Objects::isNull);
+        return new ArrayList<>(hashes);
+    }
+}

@@ -1,0 +1,17 @@
+package com.statefulcvm.fleet.admission;
+
+import java.time.Instant;
+
+/**
+ * A slot kept out of the workload because its instance failed attestation: which instance, how (stopped or drained),
+ * why (the attestation verdict), when and by which procedure. It stays until an operator readmits the slot and a new
+ * attestation admits it.
+ */
+public record Fence(String replicaSet, int ordinal, String instanceId, FencePolicy action, String reason, Instant fencedAt,
+                    String fencedBy) {
+
+    /** What the API and the fleet page show: "fenced: attestation failed: &lt;cause&gt;". */
+    public String summary() {
+        return "fenced (" + (action == FencePolicy.STOP ? "stopped" : "drained") + "): attestation failed: " + reason;
+    }
+}

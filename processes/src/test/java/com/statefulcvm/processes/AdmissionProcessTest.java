@@ -1,0 +1,132 @@
+package com.statefulcvm.processes;
+
+import org.camunda.bpm.engine.delegate.BpmnError;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.camunda.bpm.engine.delegate.TaskListener;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.camunda.bpm.engine.test.Deployment;
+import org.camunda.bpm.engine.test.junit5.ProcessEngineExtension;
+import org.camunda.bpm.engine.test.mock.Mocks;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.historyService;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.init;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.runtimeService;
+
+/**
+ * The admission branches with stand-in delegates: admit-instance.bpmn as the health monitor starts it (message
+ * AdmitInstance, business key set/ordinal) for an instance restarted behind our back, admitted or fenced; and the fence
+ * inside attest-instance.bpmn, which every caller shares: STOP (the fence step stops the CVM itself), DRAIN (the
+ * workload's drain through run-hook.bpmn, never a rejoin), and a drain the operator aborts, which leaves it fenced.
+ */
+@Deployment(resources = {"processes/admit-instance.bpmn", "processes/attest-instance.bpmn", "processes/run-hook.bpmn",
+        "processes/drain-generic.bpmn", "processes/hook-failed.form"})
+class AdmissionProcessTest {
+
+    @RegisterExtension
+    static ProcessEngineExtension extension = ProcessEngineExtension.builder().useProcessEngine(TestEngine.get()).build();
+
+    private boolean admitted = true;
+    private String onFailure = "STOP";
+    private boolean drainFails = false;
+    private final List<String> steps = new ArrayList<>();
+    private final DueJobs jobs = new DueJobs(Set.of("BoundaryEvent_HookTimedOut"));
+
+    @BeforeEach
+    void standIns() {
+        init(extension.getProcessEngine());
+        Mocks.register("attestInstance", (JavaDelegate) ex -> {
+            steps.add("attest:" + ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
+            ex.setVariable("attested", admitted);
+            ex.setVariable("attestationCode", admitted ? null : "QUOTE_INVALID");
+            ex.setVariable("attestationReason", admitted ? "admitted" : "QUOTE_INVALID: quote.signature: does not verify");
+        });
+        Mocks.register("fenceInstance", (JavaDelegate) ex -> {
+            steps.add("fence:" + ex.getVariable("slot") + ":" + onFailure + ":" + ex.getVariable("attestationReason"));
+            ex.setVariable("fenceAction", onFailure);
+            ex.setVariable("workloadType", "generic");
+            ex.setVariable("hookTimeout", "PT30S");
+            ex.setVariable("hookPollInterval", "PT1S");
+            ex.setVariable("hookDefaultResult", "ABANDON");
+        });
+        Mocks.register("callPreStopEndpoint", (JavaDelegate) ex -> {
+            steps.add("drain:" + ex.getVariable("slot"));
+            if (drainFails) {
+                throw new BpmnError("HOOK_FAILED", "pre-stop endpoint answered 500");
+            }
+        });
+        Mocks.register("requireHookDecision", (TaskListener) task -> { });
+    }
+
+    @AfterEach
+    void reset() {
+        Mocks.reset();
+    }
+
+    /** As the health monitor starts it for db-1, restarted behind our back. */
+    private ProcessInstance admit() {
+        ProcessInstance pi = runtimeService().createMessageCorrelation("AdmitInstance").processInstanceBusinessKey("db/1")
+                .setVariables(Map.of("replicaSet", "db", "ordinal", 1, "slot", "db-1",
+                        "admissionReason", "health monitor: restarted since its last attestation",
+                        "boundInstanceId", "i-1", "allowedComposeHashes", new ArrayList<>(List.of("aa"))))
+                .correlateStartMessage();
+        jobs.drive(20);
+        return pi;
+    }
+
+    @Test
+    void anHonestInstanceIsAdmittedAgainWithoutAFence() {
+        ProcessInstance pi = admit();
+        DueJobs.that(pi).isEnded().hasPassed("CallActivity_Attest", "EndEvent_Admitted").hasNotPassed("EndEvent_Fenced");
+        assertThat(steps).containsExactly("attest:db-1/i-1/[aa]");
+    }
+
+    @Test
+    void aFailedAttestationStopsTheCvmAndEndsFenced() {
+        admitted = false;
+        ProcessInstance pi = admit();
+        DueJobs.that(pi).isEnded().hasPassed("BoundaryEvent_NotAdmitted", "EndEvent_Fenced").hasNotPassed("EndEvent_Admitted");
+        assertThat(steps).containsExactly("attest:db-1/i-1/[aa]", "fence:db-1:STOP:QUOTE_INVALID: quote.signature: does not verify");
+        assertThat(passedInAttest("CallActivity_DrainFenced")).isFalse();
+        assertThat(passedInAttest("EndEvent_AttestationFailed")).isTrue();
+    }
+
+    @Test
+    void underDrainTheFencedInstanceIsDrainedThroughItsWorkloadHookAndNeverRejoined() {
+        admitted = false;
+        onFailure = "DRAIN";
+        ProcessInstance pi = admit();
+        DueJobs.that(pi).isEnded().hasPassed("EndEvent_Fenced");
+        assertThat(steps).containsExactly("attest:db-1/i-1/[aa]", "fence:db-1:DRAIN:QUOTE_INVALID: quote.signature: does not verify",
+                "drain:db-1");
+        assertThat(passedInAttest("CallActivity_DrainFenced")).isTrue();
+        assertThat(historyService().createHistoricProcessInstanceQuery().processDefinitionKey("rejoin-generic").count()).isZero();
+    }
+
+    @Test
+    void aDrainTheOperatorAbortsStillLeavesTheInstanceFenced() {
+        admitted = false;
+        onFailure = "DRAIN";
+        drainFails = true;
+        ProcessInstance pi = admit();
+        ProcessInstance hook = runtimeService().createProcessInstanceQuery().processDefinitionKey("run-hook").singleResult();
+        assertThat(hook).as("the failed drain waits for the operator").isNotNull();
+        jobs.complete(hook, "UserTask_HookDidNotFinish", "decision", "abort", 20);
+        DueJobs.that(pi).isEnded().hasPassed("EndEvent_Fenced");
+        assertThat(passedInAttest("BoundaryEvent_DrainStopped")).isTrue();
+    }
+
+    /** Whether the (last) attest-instance run passed the activity. */
+    private static boolean passedInAttest(String activityId) {
+        return historyService().createHistoricActivityInstanceQuery().activityId(activityId).count() > 0;
+    }
+}
