@@ -39,7 +39,7 @@ class ApplyPlannedActionTest {
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final DelegateExecution execution = mock(DelegateExecution.class);
     private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(phala), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala);
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala, new com.statefulcvm.delegates.support.EnvUpdater(phala));
 
     @BeforeEach
     void aRestartOfTheSlot() {
@@ -82,5 +82,47 @@ class ApplyPlannedActionTest {
         apply.execute(execution);
         verify(phala, never()).start(anyString());
         verify(phala, never()).restart(anyString(), anyBoolean());
+    }
+
+    @Test
+    void anEnvRolloutOnTheTargetComposeSendsTheEncryptedEnvOnceAndDoesNotRestartOnTop() throws Exception {
+        when(execution.getVariable("targetEnvKeys")).thenReturn("DB_PASSWORD,GREETING");
+        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
+        when(execution.getVariable("envUpdateRequested")).thenReturn(false);
+        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-1", false));
+        slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
+
+        apply.execute(execution);
+
+        verify(phala).updateEnvs("cvm_abc", new com.statefulcvm.connectors.phala.model.EnvUpdate("abcdef", java.util.List.of("DB_PASSWORD", "GREETING")));
+        verify(phala, never()).restart(anyString(), anyBoolean());
+        verify(phala, never()).updateDockerCompose(any(), any());
+        verify(execution).setVariable("envUpdateRequested", true);
+        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("env update of webdemo-1 accepted (DB_PASSWORD, GREETING")));
+    }
+
+    @Test
+    void anEnvAndComposeRolloutSendsTheComposeFirst() throws Exception {
+        when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
+        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
+        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-2", false));
+        slotHas(ComposeUpdaterTest.cvm("running", false, "services:\n  web:\n    image: a\n"));
+
+        apply.execute(execution);
+
+        verify(phala).updateDockerCompose("cvm_abc", TARGET);
+        verify(phala, never()).updateEnvs(anyString(), any());
+    }
+
+    @Test
+    void anEnvUpdateAlreadyAcceptedIsNotSentAgain() throws Exception {
+        when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
+        when(execution.getVariable("envUpdateRequested")).thenReturn(true);
+        when(execution.getVariable("composeChangeSlots")).thenReturn(java.util.List.of());
+        slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
+
+        apply.execute(execution);
+
+        verify(phala, never()).updateEnvs(anyString(), any());
     }
 }

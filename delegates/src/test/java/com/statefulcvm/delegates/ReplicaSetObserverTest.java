@@ -121,5 +121,14 @@ class ReplicaSetObserverTest {
         @Override
         public void saveCreatedAppId(String replicaSet, String appId) {
         }
+
+        @Override
+        public Optional<String> envEncryptPubkey(String replicaSet) {
+            return Optional.empty();
+        }
+
+        @Override
+        public void saveEnvEncryptPubkey(String replicaSet, String pubkey) {
+        }
     }
 }

@@ -105,6 +105,34 @@ public class FleetValidator {
         com.statefulcvm.fleet.healing.AutoHealing.problems(set.getAutoHealing(), set.getReplicas()).forEach(p::add);
         com.statefulcvm.fleet.failover.Failover.problems(set.getFailover()).forEach(p::add);
         com.statefulcvm.fleet.scaling.Scaling.problems(set.getScaling(), set.getReplicas(), MAX_REPLICAS).forEach(p::add);
+        validateInstances(set, p);
+        if (set.getEnvEncryptPublicKey() != null && !set.getEnvEncryptPublicKey().matches("^(0x)?[0-9a-fA-F]{64}$")) {
+            p.add("envEncryptPublicKey", "must be the app's X25519 public key, 64 hex characters (was '" + set.getEnvEncryptPublicKey() + "')");
+        }
+    }
+
+    /**
+     * Overrides name slots by ordinal; a slot a scale may add can have one too (its CVM is created with it), so the
+     * bound is the set's scale maximum ({@code scaling.maxReplicas}), never below the replicas.
+     */
+    private static void validateInstances(ReplicaSetSpec set, Problems p) {
+        List<InstanceOverride> overrides = set.getInstances() == null ? List.of() : set.getInstances();
+        int limit = Math.max(set.getReplicas(), maxScaled(set));
+        String why = limit > set.getReplicas() ? "replicas " + set.getReplicas() + ", scaling.maxReplicas " + limit
+                : "replicas " + set.getReplicas();
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < overrides.size(); i++) {
+            InstanceOverride override = overrides.get(i);
+            String at = "instances[" + i + "]";
+            if (override == null) {
+                p.add(at, "is empty");
+                continue;
+            }
+            override.problems(limit, why).forEach(problem -> p.add(at + "." + problem));
+            if (override.getOrdinal() != null && !seen.add(override.getOrdinal())) {
+                p.add(at + ".ordinal", override.getOrdinal() + " has another override in this set; give each slot one");
+            }
+        }
     }
 
     /** The most replicas a scale may give the set: its slot names must be valid CVM names too. */

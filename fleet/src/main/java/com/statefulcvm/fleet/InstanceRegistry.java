@@ -20,4 +20,12 @@ public interface InstanceRegistry {
     Optional<String> createdAppId(String replicaSet);
 
     void saveCreatedAppId(String replicaSet, String appId);
+
+    /**
+     * The env encryption public key Phala answered when this deployment created the set's app
+     * ({@code app_env_encrypt_pubkey}): what env rollouts encrypt to. Public, not a secret.
+     */
+    Optional<String> envEncryptPubkey(String replicaSet);
+
+    void saveEnvEncryptPubkey(String replicaSet, String pubkey);
 }

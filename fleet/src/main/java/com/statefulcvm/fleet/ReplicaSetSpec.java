@@ -1,5 +1,10 @@
 package com.statefulcvm.fleet;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
 import com.statefulcvm.fleet.failover.Failover;
 import com.statefulcvm.fleet.healing.AutoHealing;
 import com.statefulcvm.fleet.hooks.Hooks;
@@ -31,6 +36,13 @@ public class ReplicaSetSpec {
     private AutoHealing autoHealing = new AutoHealing();
     private Failover failover = new Failover();
     private Scaling scaling = new Scaling();
+    /** Per-slot overrides (labels, instance type, disk size, node placement), by ordinal: docs/fleet.md. */
+    private List<InstanceOverride> instances = new ArrayList<>();
+    /**
+     * The app's env encryption public key (hex X25519, as {@code phala cvms get} or the dashboard shows it), for env
+     * rollouts of an app this deployment did not create; an app it created has the key recorded at creation.
+     */
+    private String envEncryptPublicKey;
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
@@ -59,7 +71,26 @@ public class ReplicaSetSpec {
         copy.autoHealing = autoHealing;
         copy.failover = failover;
         copy.scaling = scaling;
+        copy.instances = instances;
+        copy.envEncryptPublicKey = envEncryptPublicKey;
         return copy;
+    }
+
+    /** The slot's override from the fleet file, if it has one. */
+    public Optional<InstanceOverride> override(int ordinal) {
+        return instances == null ? Optional.empty()
+                : instances.stream().filter(o -> o.getOrdinal() != null && o.getOrdinal() == ordinal).findFirst();
+    }
+
+    /** What a CVM of slot {@code ordinal} is created with: the set's values, with the slot's override on top. */
+    public SlotSpec slotSpec(int ordinal) {
+        Optional<InstanceOverride> override = override(ordinal);
+        return new SlotSpec(ordinal, slotName(ordinal),
+                override.map(InstanceOverride::getLabels).orElse(Map.of()),
+                override.map(InstanceOverride::getInstanceType).orElse(instanceType),
+                override.map(InstanceOverride::getDiskSize).orElse(diskSize),
+                override.map(InstanceOverride::getNodeId).orElse(null),
+                override.isPresent());
     }
 
     public String getName() { return name; }
@@ -96,4 +127,12 @@ public class ReplicaSetSpec {
     public void setScaling(Scaling scaling) { this.scaling = scaling; }
     public RoleProbe getRoleProbe() { return roleProbe; }
     public void setRoleProbe(RoleProbe roleProbe) { this.roleProbe = roleProbe; }
+
+    public List<InstanceOverride> getInstances() { return instances; }
+
+    public void setInstances(List<InstanceOverride> instances) { this.instances = instances; }
+
+    public String getEnvEncryptPublicKey() { return envEncryptPublicKey; }
+
+    public void setEnvEncryptPublicKey(String envEncryptPublicKey) { this.envEncryptPublicKey = envEncryptPublicKey; }
 }

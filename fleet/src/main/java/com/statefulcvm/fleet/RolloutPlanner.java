@@ -76,7 +76,7 @@ public class RolloutPlanner {
             if (instance.role() == InstanceRole.LEADER) {
                 leaderReported = true;
             }
-            Decision decision = decide(instance, request.targetCompose(), policy);
+            Decision decision = decide(instance, request.targetCompose(), policy, request.envKeys());
             String outOfScope = outOfScope(request, policy, ordinal, decision);
             if (outOfScope != null || decision.action() == UpdateAction.NONE) {
                 idle.add(new PlannedStep(ordinal, slot, RolloutAction.NONE, outOfScope != null ? outOfScope : decision.reason(), -1));
@@ -197,22 +197,33 @@ public class RolloutPlanner {
         return null;
     }
 
-    /** The action an instance needs under the policy, and why, in an operator's words. */
     static Decision decide(InstanceSnapshot instance, String targetCompose, UpdatePolicy policy) {
-        boolean differs = !ComposeText.same(instance.dockerCompose(), targetCompose);
+        return decide(instance, targetCompose, policy, List.of());
+    }
+
+    /**
+     * The action an instance needs under the policy, and why, in an operator's words. An env change is an in-place
+     * update like a compose change (RESTART: Phala restarts the CVM with the new env, disk kept); its values cannot be
+     * compared with what a CVM has, so every instance in scope gets it.
+     */
+    static Decision decide(InstanceSnapshot instance, String targetCompose, UpdatePolicy policy, List<String> envKeys) {
+        boolean composeDiffers = !ComposeText.same(instance.dockerCompose(), targetCompose);
+        boolean differs = composeDiffers || !envKeys.isEmpty();
         UpdateAction minimal = policy.getMinimalAction();
         UpdateAction required = differs ? UpdateAction.RESTART : UpdateAction.NONE;
         UpdateAction chosen = minimal.exceeds(required) ? minimal : required;
-        String differsText = "compose differs from the target (now " + shortHash(instance.composeHash()) + ", status "
-                + instance.status() + ")";
+        String envText = envKeys.isEmpty() ? "" : envChange(envKeys);
+        String differsText = composeDiffers
+                ? "compose differs from the target (now " + shortHash(instance.composeHash()) + ", status " + instance.status() + ")"
+                + (envKeys.isEmpty() ? "" : "; " + envText)
+                : envText + ", compose unchanged";
         if (chosen == UpdateAction.NONE) {
             return new Decision(UpdateAction.NONE, ON_TARGET);
         }
         if ("error".equalsIgnoreCase(instance.status()) && chosen != UpdateAction.REPLACE) {
             // Neither a refresh nor an in-place update can reach a CVM in error: only a new CVM can.
             return new Decision(UpdateAction.REPLACE, "status error: cannot be updated in place, a new CVM replaces it; "
-                    + (differs ? "compose differs from the target (now " + shortHash(instance.composeHash()) + ")"
-                    : "minimalAction " + minimal + ", compose unchanged"));
+                    + (differs ? differsText : "minimalAction " + minimal + ", compose unchanged"));
         }
         if (!differs) {
             return new Decision(chosen, "minimalAction " + chosen + ": " + switch (chosen) {
@@ -223,6 +234,11 @@ public class RolloutPlanner {
         }
         return new Decision(chosen, chosen == required ? differsText
                 : differsText + "; minimalAction " + chosen + ": a new CVM in the slot");
+    }
+
+    /** Names only: an env value must never reach a plan, a process variable or a log. */
+    public static String envChange(List<String> envKeys) {
+        return "env change (" + String.join(", ", envKeys) + "): the environment is replaced in full";
     }
 
     private static String shortHash(String hash) {

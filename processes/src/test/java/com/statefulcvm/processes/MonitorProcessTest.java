@@ -103,6 +103,23 @@ class MonitorProcessTest {
     }
 
     @Test
+    void theWaitAfterARoundIsTheIntervalLessTheRoundsDuration() {
+        Mocks.register("probeReplicaSet", (JavaDelegate) ex -> {
+            int round = ((Number) ex.getVariable("round")).intValue() + 1;
+            rounds.add(round);
+            ex.setVariable("round", round);
+            ex.setVariable("keepMonitoring", true);
+            ex.setVariable("generationDone", false);
+            ex.setVariable("monitorWait", "PT7.5S"); // a round of 2.5 s
+        });
+        ProcessInstance pi = start();
+        managementService().executeJob(roundTimer().getId());
+        long inMillis = roundTimer().getDuedate().getTime() - System.currentTimeMillis();
+        assertThat(inMillis).as("due one interval after the round started").isBetween(5_500L, 7_600L);
+        that(pi).isWaitingAt("Timer_WaitInterval");
+    }
+
+    @Test
     void aRoundThatFailsIsRetriedAfterOneIntervalWithoutLosingTheMonitor() {
         failures = 1;
         ProcessInstance pi = start();

@@ -58,6 +58,11 @@ class RolloutProcessTest {
     /** The plan's leaderSteps; null: a plan from before updatePolicy.approveLeader, which does not set them. */
     private List<String> leaderSteps = null;
     private String hookDefaultResult = "ABANDON";
+    /** What the stand-in planner says of the set's hooks; null: it says nothing (the diagram then runs both). */
+    private Boolean drainHookNeeded = null;
+    private Boolean rejoinHookNeeded = null;
+    /** Every probe and attestation, in order: "probe slot" / "attest slot". */
+    private final List<String> checks = new ArrayList<>();
     /** "slot" for every pre-stop call (the generic drain), in order. */
     private final List<String> drained = new ArrayList<>();
     private boolean drainFails = false;
@@ -111,6 +116,12 @@ class RolloutProcessTest {
             ex.setVariable("hookTimeout", "PT30S");
             ex.setVariable("hookPollInterval", "PT1S");
             ex.setVariable("hookDefaultResult", hookDefaultResult);
+            if (drainHookNeeded != null) {
+                ex.setVariable("drainHookNeeded", drainHookNeeded);
+            }
+            if (rejoinHookNeeded != null) {
+                ex.setVariable("rejoinHookNeeded", rejoinHookNeeded);
+            }
             ex.setVariable("healthProbeInterval", "PT1S");
             ex.setVariable("progressDeadline", "PT60S");
             ex.setVariable("planSummary", "1. webdemo-2 ...");
@@ -124,6 +135,7 @@ class RolloutProcessTest {
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
+            checks.add("attest " + ex.getVariable("slot"));
             ex.setVariable("attested", admitted);
             ex.setVariable("attestationCode", admitted ? null : "ADMISSION_REJECTED");
             ex.setVariable("attestationReason", admitted ? "admitted" : "ADMISSION_REJECTED: compose_hash ff… is not an allowed revision");
@@ -135,7 +147,9 @@ class RolloutProcessTest {
         Mocks.register("awaitCvmRunning", (JavaDelegate) ex -> ex.setVariable("cvmRunning", true));
         Mocks.register("probeHealth", (JavaDelegate) ex -> {
             boolean healthy = !unhealthy.contains((String) ex.getVariable("slot"));
+            checks.add("probe " + ex.getVariable("slot"));
             ex.setVariable("healthGatePassed", healthy);
+            ex.setVariable("nextProbeAt", new java.util.Date(System.currentTimeMillis() + 1000));
             ex.setVariable("stage", healthy ? "healthy" : "waiting for health: last probe 503");
         });
         Mocks.register("recordInstanceUpdated", (JavaDelegate) ex -> recorded.add((String) ex.getVariable("slot")));
@@ -557,7 +571,7 @@ class RolloutProcessTest {
     }
 
     @Test
-    void everyInstanceIsAttestedWithItsBoundIdentityBeforeItsHealthGate() {
+    void everyInstanceIsAttestedWithItsBoundIdentityBeforeItPassesItsHealthGate() {
         ProcessInstance pi = startApproved();
         runWave();
         runWave();
@@ -567,12 +581,62 @@ class RolloutProcessTest {
     }
 
     @Test
+    void attestationRunsOnceWhileMinReadyRunsAndTheGateWaitsForIt() {
+        waves = List.of(List.of("webdemo-2"));
+        unhealthy.add("webdemo-2");
+        ProcessInstance pi = startApproved();
+        runWave();
+        // the first probe starts the health clock, attestation follows in the same job; min ready runs meanwhile
+        assertThat(pi).isWaitingAt("Timer_WaitForHealth");
+        that(checks).containsExactly("probe webdemo-2", "attest webdemo-2");
+        that(recorded).isEmpty();
+        execute(job("Timer_WaitForHealth"));
+        unhealthy.clear();
+        execute(job("Timer_WaitForHealth"));
+        runRejoins();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted");
+        that(checks).as("attested once, not again at each probe")
+                .containsExactly("probe webdemo-2", "attest webdemo-2", "probe webdemo-2", "probe webdemo-2");
+        that(recorded).containsExactly("webdemo-2");
+    }
+
+    @Test
+    void hooksThatWouldDoNothingAreSkippedAndTheOthersRun() {
+        drainHookNeeded = false;
+        rejoinHookNeeded = false;
+        ProcessInstance pi = startApproved();
+        // no drain job, no rejoin call: the wave goes from its apply job straight through the checks
+        assertThat(pi).isWaitingAt("Task_ApplyPlannedAction");
+        org.assertj.core.api.Assertions.assertThat(runAll("Task_ApplyPlannedAction")).isEqualTo(1);
+        runAll("Task_ApplyPlannedAction");
+        runAll("Task_ApplyPlannedAction");
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted")
+                .hasNotPassed("CallActivity_DrainInstance", "CallActivity_RejoinInstance");
+        that(drained).isEmpty();
+        that(recorded).containsExactly("webdemo-2", "webdemo-1", "webdemo-0");
+        org.assertj.core.api.Assertions.assertThat(runtimeService().createProcessInstanceQuery().processDefinitionKey("run-hook").count()).isZero();
+        org.assertj.core.api.Assertions.assertThat(extension.getProcessEngine().getHistoryService().createHistoricProcessInstanceQuery()
+                .processDefinitionKey("run-hook").count()).isZero();
+
+        drainHookNeeded = true;
+        rejoinHookNeeded = true;
+        drained.clear();
+        ProcessInstance withHooks = startApproved();
+        runWave();
+        runWave();
+        runWave();
+        assertThat(withHooks).isEnded().hasPassed("EndEvent_RolloutCompleted", "CallActivity_DrainInstance", "CallActivity_RejoinInstance");
+        that(drained).containsExactly("webdemo-2", "webdemo-1", "webdemo-0");
+    }
+
+    @Test
     void anInstanceThatFailsAttestationIsFencedAndHaltsTheRolloutAtItsSlot() {
         admitted = false;
         ProcessInstance pi = startApproved();
         runWave();
         runAll("Task_FenceInstance"); // attest-instance's fence step, asynchronous
-        assertThat(pi).isWaitingAt("UserTask_RolloutHalted").hasNotPassed("Task_ProbeHealth", "Task_RecordInstanceUpdated");
+        // probed first (the health clock runs while attestation does), but never through the gate, rejoined or recorded
+        assertThat(pi).isWaitingAt("UserTask_RolloutHalted").hasNotPassed("Gateway_RejoinNeeded", "CallActivity_RejoinInstance", "Task_RecordInstanceUpdated");
         that(fenced).containsExactly("webdemo-2");
         org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "haltReason")).asString()
                 .isEqualTo("attestation of webdemo-2 failed, the instance is not admitted: ADMISSION_REJECTED: compose_hash ff… is not an allowed revision");

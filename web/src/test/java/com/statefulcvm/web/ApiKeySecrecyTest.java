@@ -10,7 +10,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpStatus;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -18,24 +17,13 @@ import org.springframework.test.context.DynamicPropertySource;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Blob;
-import java.sql.Clob;
-import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,9 +47,6 @@ class ApiKeySecrecyTest {
     private static final String KEY = "phak_LEAKCANARY_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
     private static final String SET = "webdemo";
     private static final String COMPOSE = "services:\n  web:\n    image: nginxdemos/hello:0.6-secrecy-check\n";
-    private static final Set<Integer> TEXT = Set.of(Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.CLOB, Types.NCHAR,
-            Types.NVARCHAR, Types.LONGNVARCHAR, Types.NCLOB);
-    private static final Set<Integer> BINARY = Set.of(Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB);
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -103,7 +88,7 @@ class ApiKeySecrecyTest {
         // a deadline no loaded test machine misses: the point here is the key, not the halt
         String pid = driver.startRollout(COMPOSE, Map.of("progressDeadlineSeconds", 300));
         driver.awaitTask(pid, "UserTask_ApproveRollout");
-        Scan waiting = scan();
+        DatabaseScan.Scan waiting = scan();
         driver.approve(pid);
         try {
             await().atMost(Duration.ofMinutes(4)).until(() -> history.createHistoricProcessInstanceQuery()
@@ -118,10 +103,10 @@ class ApiKeySecrecyTest {
                 .as("every Phala call carried the key the simulator requires").isEqualTo("EndEvent_RolloutCompleted");
         assertThat(http.withBasicAuth("admin", "admin").getForEntity("/api/rollouts/" + pid, String.class).getStatusCode())
                 .isEqualTo(HttpStatus.OK);
-        Scan ended = scan();
+        DatabaseScan.Scan ended = scan();
 
         // the scans looked where the key could be: the tables named in the issue and every one of ours ...
-        for (Scan s : List.of(waiting, ended)) {
+        for (DatabaseScan.Scan s : List.of(waiting, ended)) {
             assertThat(s.tables()).contains("ACT_HI_VARINST", "ACT_HI_DETAIL", "ACT_RU_VARIABLE", "ACT_HI_OP_LOG", "ACT_GE_BYTEARRAY",
                     "ORCH_INSTANCE", "ORCH_REVISION", "ORCH_REPLICA_SET");
             // ... and they would have found a value the rollout did store (the compose of this rollout)
@@ -138,77 +123,7 @@ class ApiKeySecrecyTest {
                 .as("no environment endpoint to read it from").isIn(HttpStatus.NOT_FOUND, HttpStatus.UNAUTHORIZED);
     }
 
-    record Scan(Set<String> tables, Map<String, List<String>> hits) {
-        List<String> tablesContaining(String needle) {
-            return hits.getOrDefault(needle, List.of());
-        }
-    }
-
-    /** Every text and binary column of every table, as text (binary as UTF-8 and ISO-8859-1), searched for both needles. */
-    private Scan scan() throws SQLException {
-        List<String> needles = List.of(KEY, "nginxdemos/hello:0.6-secrecy-check");
-        Set<String> tables = new TreeSet<>();
-        Map<String, List<String>> hits = new LinkedHashMap<>();
-        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-        try (Connection connection = dataSource.getConnection()) {
-            DatabaseMetaData meta = connection.getMetaData();
-            List<String> names = new ArrayList<>();
-            try (ResultSet rs = meta.getTables(null, null, "%", new String[] {"TABLE"})) {
-                while (rs.next()) {
-                    if (!"INFORMATION_SCHEMA".equalsIgnoreCase(rs.getString("TABLE_SCHEM"))) {
-                        names.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME"));
-                    }
-                }
-            }
-            for (String qualified : names) {
-                String schema = qualified.substring(0, qualified.indexOf('.'));
-                String table = qualified.substring(qualified.indexOf('.') + 1);
-                List<String> columns = new ArrayList<>();
-                try (ResultSet rs = meta.getColumns(null, schema, table, "%")) {
-                    while (rs.next()) {
-                        int type = rs.getInt("DATA_TYPE");
-                        if (TEXT.contains(type) || BINARY.contains(type)) {
-                            columns.add(rs.getString("COLUMN_NAME"));
-                        }
-                    }
-                }
-                tables.add(table.toUpperCase());
-                if (columns.isEmpty()) {
-                    continue;
-                }
-                String select = "select " + String.join(", ", columns.stream().map(c -> "\"" + c + "\"").toList())
-                        + " from \"" + schema + "\".\"" + table + "\"";
-                jdbc.query(select, rs -> {
-                    for (int i = 1; i <= columns.size(); i++) {
-                        String value = text(rs.getObject(i));
-                        for (String needle : needles) {
-                            if (value != null && value.contains(needle)) {
-                                List<String> where = hits.computeIfAbsent(needle, k -> new ArrayList<>());
-                                if (!where.contains(table.toUpperCase())) {
-                                    where.add(table.toUpperCase());
-                                }
-                            }
-                        }
-                    }
-                });
-            }
-        }
-        return new Scan(tables, hits);
-    }
-
-    private static String text(Object value) throws SQLException {
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8) + "\n" + new String(bytes, StandardCharsets.ISO_8859_1);
-        }
-        if (value instanceof Blob blob) {
-            return text(blob.getBytes(1, (int) blob.length()));
-        }
-        if (value instanceof Clob clob) {
-            return clob.getSubString(1, (int) clob.length());
-        }
-        return value.toString();
+    private DatabaseScan.Scan scan() throws SQLException {
+        return DatabaseScan.scan(dataSource, List.of(KEY, "nginxdemos/hello:0.6-secrecy-check"));
     }
 }

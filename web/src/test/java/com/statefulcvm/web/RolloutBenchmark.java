@@ -165,7 +165,10 @@ class RolloutBenchmark {
                 Run r;
                 try {
                     r = runOnce(c, run);
-                } catch (RolloutFailed e) {
+                } catch (RolloutFailed | AssertionError e) {
+                    // AssertionError: a completed rollout whose journal does not show the planned rounds (on a
+                    // starved machine the serial PATCHes of one wave can fall into two rounds); the other cases
+                    // still run and the report is still printed
                     failures.put(c, "run " + run + ": " + e.getMessage());
                     System.out.printf(Locale.ROOT, "%s run %d FAILED: %s%n", c.id(), run, e.getMessage());
                     break;

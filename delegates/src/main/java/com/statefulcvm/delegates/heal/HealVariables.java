@@ -41,6 +41,8 @@ public final class HealVariables {
 
     // --- the monitor
     public static final String MONITOR_INTERVAL = "monitorInterval";
+    /** Until the next round: the interval less this round's duration, so that rounds start one interval apart. */
+    public static final String MONITOR_WAIT = "monitorWait";
     public static final String MONITOR_STARTED_AT = "monitorStartedAt";
     public static final String ROUND = "round";
     public static final String KEEP_MONITORING = "keepMonitoring";

@@ -109,6 +109,18 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
 
     @Override
     public void execute(DelegateExecution execution) {
+        Instant started = clock.instant();
+        round(execution);
+        // The next round is due one interval after this one started, not after it ended: otherwise every round's
+        // duration (0.5 s and more on a loaded node, capacity benchmark) pushes all later rounds back.
+        Object interval = execution.getVariable(MONITOR_INTERVAL);
+        if (interval instanceof String iso) {
+            Duration left = Duration.parse(iso).minus(Duration.between(started, clock.instant()));
+            execution.setVariable(MONITOR_WAIT, (left.isNegative() ? Duration.ZERO : left).toString());
+        }
+    }
+
+    private void round(DelegateExecution execution) {
         String set = (String) execution.getVariable(REPLICA_SET);
         int round = execution.getVariable(ROUND) instanceof Number n ? n.intValue() + 1 : 1;
         execution.setVariable(ROUND, round);

@@ -3,6 +3,7 @@ package com.statefulcvm.delegates.rollout;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ComposeUpdater;
+import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
@@ -23,7 +24,8 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 
 /**
- * "Apply the planned action": asks Phala for what the plan says this slot needs. Each branch decides from what Phala
+ * "Apply the planned action": asks Phala for what the plan says this slot needs: a compose update, an env update
+ * (an env rollout; both, compose first, when it carries both), a restart, a new CVM or a deletion. Each branch decides from what Phala
  * shows, so a job that runs again finds its work done or under way and does not repeat it; only a restart of an
  * unchanged compose cannot be seen afterwards, so the step remembers it asked.
  */
@@ -41,9 +43,11 @@ public class ApplyPlannedAction implements JavaDelegate {
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
     private final PhalaCloudClient phala;
+    private final EnvUpdater envs;
 
     public ApplyPlannedAction(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner,
-                              ReplicaSetObserver observer, SlotConditions conditions, PhalaCloudClient phala) {
+                              ReplicaSetObserver observer, SlotConditions conditions, PhalaCloudClient phala, EnvUpdater envs) {
+        this.envs = envs;
         this.slots = slots;
         this.updater = updater;
         this.provisioner = provisioner;
@@ -78,7 +82,15 @@ public class ApplyPlannedAction implements JavaDelegate {
         CvmInfo cvm = found.orElseThrow(() -> new IllegalStateException(
                 "slot " + slot + " has no CVM to update in place; heal or scale creates it"));
         if (!ComposeText.same(cvm.dockerCompose(), target)) {
+            // with an env change too, the env update follows once the CVM has settled on the compose (AwaitCvmRunning)
             return updater.ensureUpdateRequested(cvm, target);
+        }
+        if (envs.pending(execution, RolloutAction.RESTART)) {
+            // the env update restarts the CVM: it is this slot's update
+            return envs.ensureUpdateRequested(execution, cvm);
+        }
+        if (envs.requested(execution)) {
+            return "env update of " + cvm.name() + " already requested; not restarted on top of it";
         }
         if (Boolean.TRUE.equals(execution.getVariable(RESTART_REQUESTED))) {
             return "restart of " + cvm.name() + " already requested";

@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ComposeUpdater;
+import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
@@ -23,7 +24,7 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 
 /**
  * "Check the CVM is running and settled": ready means running, no operation in progress, and the target compose in
- * place (for a replacement: on a new instance). A CVM that settled without it is asked again; a slot that a
+ * place (for a replacement: on a new instance), and an env rollout's env applied. A CVM that settled without it is asked again; a slot that a
  * replacement or a surge leaves empty gets its new CVM here.
  */
 @Component("awaitCvmRunning")
@@ -34,9 +35,11 @@ public class AwaitCvmRunning implements JavaDelegate {
     private final SlotProvisioner provisioner;
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
+    private final EnvUpdater envs;
 
     public AwaitCvmRunning(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner, ReplicaSetObserver observer,
-                           SlotConditions conditions) {
+                           SlotConditions conditions, EnvUpdater envs) {
+        this.envs = envs;
         this.slots = slots;
         this.updater = updater;
         this.provisioner = provisioner;
@@ -64,6 +67,9 @@ public class AwaitCvmRunning implements JavaDelegate {
             boolean hasTarget = ComposeText.same(cvm.dockerCompose(), target);
             if (action == RolloutAction.REPLACE && replaced != null && Objects.equals(replaced, cvm.instanceId())) {
                 stage = "old CVM of " + slot + " still present: " + provisioner.ensureDeleteRequested(cvm);
+            } else if (cvm.isSettled() && hasTarget && envs.pending(execution, action)) {
+                // an env rollout's env goes in once the CVM has the compose: a new CVM, or one that took a compose change first
+                stage = envs.ensureUpdateRequested(execution, cvm);
             } else if (cvm.isRunning() && cvm.isSettled() && hasTarget) {
                 running = true;
                 stage = "CVM " + cvm.name() + " is running the target compose; attesting and probing health";

@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.delegates.support.ComposeValue;
 import com.statefulcvm.delegates.support.EffectivePolicy;
+import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
 import com.statefulcvm.delegates.support.RolloutSettings;
@@ -11,6 +12,7 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.fleet.RolloutPlan;
+import com.statefulcvm.fleet.RolloutPlanner;
 import com.statefulcvm.fleet.UpdatePolicy;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -56,11 +58,13 @@ public class PlanRollout implements JavaDelegate {
         UpdatePolicy policy = policies.of(spec, execution);
         RolloutPlanning.Observed observed = planning.observe(spec, policy);
         List<InstanceSnapshot> snapshots = observed.snapshots();
-        RolloutPlan plan = planning.plan(spec, policy, snapshots, target, EffectivePolicy.targetOrdinals(execution));
+        List<String> envKeys = EnvUpdater.envKeys(execution);
+        RolloutPlan plan = planning.plan(spec, policy, snapshots, target, EffectivePolicy.targetOrdinals(execution), envKeys);
 
         execution.setVariable(PLAN_SUMMARY, forDisplay(plan.summary(), "the whole plan: POST /api/replica-sets/"
                 + spec.getName() + "/rollouts/plan"));
-        execution.setVariable(COMPOSE_DIFF, forDisplay(ComposeText.diff(currentCompose(plan, snapshots), target),
+        execution.setVariable(COMPOSE_DIFF, forDisplay(ComposeText.diff(currentCompose(plan, snapshots), target)
+                        + (envKeys.isEmpty() ? "" : "\n" + RolloutPlanner.envChange(envKeys) + " (values encrypted, not shown)\n"),
                 "the whole compose: GET /api/replica-sets/" + spec.getName() + "/revisions"));
         execution.setVariable("planRefused", plan.refused());
         if (plan.refused()) {
@@ -70,7 +74,8 @@ public class PlanRollout implements JavaDelegate {
         }
         Optional<Revision> lastGood = revisions.currentRevision(spec.getName());
         String requestedBy = Objects.toString(execution.getVariable(REQUESTED_BY), "unknown");
-        Revision update = revisions.record(spec.getName(), target, requestedBy, reason(execution));
+        Revision update = revisions.record(spec.getName(), target, requestedBy, reason(execution)
+                + (envKeys.isEmpty() ? "" : "; env change (" + String.join(", ", envKeys) + ")"));
         revisions.setUpdateRevision(spec.getName(), update.number());
 
         // Each slot stays bound to the instance_id it has now: an in-place update keeps it, anything else is suspect.
@@ -101,6 +106,8 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(HOOK_TIMEOUT, Duration.ofSeconds(spec.getHooks().getTimeoutSeconds()).toString());
         execution.setVariable(HOOK_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HOOK_DEFAULT_RESULT, spec.getHooks().getDefaultResult().name());
+        execution.setVariable(DRAIN_HOOK_NEEDED, spec.getHooks().drainDoesWork(spec.getWorkloadType()));
+        execution.setVariable(REJOIN_HOOK_NEEDED, spec.getHooks().rejoinDoesWork(spec.getWorkloadType()));
         execution.setVariable(HEALTH_PROBE_INTERVAL, Duration.ofSeconds(spec.getHealthCheck().getIntervalSeconds()).toString());
         execution.setVariable(PROGRESS_DEADLINE, Duration.ofSeconds(policy.getProgressDeadlineSeconds()).toString());
         execution.setVariable(BOUND_INSTANCE_IDS, boundInstanceIds);

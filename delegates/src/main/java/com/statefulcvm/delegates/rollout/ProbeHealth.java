@@ -16,6 +16,7 @@ import org.springframework.stereotype.Component;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Date;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
 
@@ -49,10 +50,17 @@ public class ProbeHealth implements JavaDelegate {
         HealthGate.State state = gate.observe(readState(execution), probe.healthy(), now);
         boolean passed = gate.passed(state, now);
         conditions.set(step.spec(), step.slot(), ConditionType.Healthy, probe.healthy(), probe.detail());
-        conditions.set(step.spec(), step.slot(), ConditionType.Ready, passed, passed
+        // the rollout probes first and attests while min ready runs: not ready before attestation has admitted it
+        boolean awaitingAttestation = Boolean.FALSE.equals(execution.getVariable(ATTESTED));
+        boolean ready = passed && !awaitingAttestation;
+        conditions.set(step.spec(), step.slot(), ConditionType.Ready, ready, ready
                 ? "healthy for " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s and admitted"
                 : "waiting: " + state.healthyStreak() + " of " + step.spec().getHealthCheck().getHealthyThreshold()
-                + " healthy probes, min ready " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s");
+                + " healthy probes, min ready " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s"
+                + (awaitingAttestation ? ", attestation" : ""));
+        // Due one interval after this probe, fixed before anything else this job does (the first time: attestation),
+        // so that the timer's wait overlaps that work instead of following it.
+        execution.setVariable(NEXT_PROBE_AT, Date.from(now.plusSeconds(step.spec().getHealthCheck().getIntervalSeconds())));
         execution.setVariable(HEALTHY_STREAK, state.healthyStreak());
         execution.setVariable(HEALTHY_SINCE, state.healthySince() == null ? null : state.healthySince().toString());
         execution.setVariable(HEALTH_GATE_PASSED, passed);

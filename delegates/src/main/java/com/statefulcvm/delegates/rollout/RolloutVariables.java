@@ -42,6 +42,15 @@ public final class RolloutVariables {
     /** Set on the automatic rollback a failed rollout starts: the failed rollout's process instance id. */
     public static final String ROLLBACK_OF = "rollbackOf";
     public static final String REQUESTED_BY = "requestedBy";
+    /**
+     * An env rollout's environment, already encrypted to the app's key as {@code encrypted_env} hex (only the CVMs can
+     * read it); absent without an env change. The clear values are never a variable.
+     */
+    public static final String TARGET_ENCRYPTED_ENV = "targetEncryptedEnv";
+    /** Comma-separated names of the variables an env rollout sets (the {@code env_keys}); absent without an env change. */
+    public static final String TARGET_ENV_KEYS = "targetEnvKeys";
+    /** Local to each instance step: its env update was accepted by Phala (the CVM shows nothing to tell it by). */
+    public static final String ENV_UPDATE_REQUESTED = "envUpdateRequested";
     public static final String WAVES = "waves";
     public static final String WAVE = "wave";
     public static final String SURGE_SLOTS = "surgeSlots";
@@ -68,6 +77,14 @@ public final class RolloutVariables {
     public static final String HOOK_TIMEOUT = "hookTimeout";
     public static final String HOOK_POLL_INTERVAL = "hookPollInterval";
     public static final String HOOK_DEFAULT_RESULT = "hookDefaultResult";
+    /** False when the set's drain procedure would do nothing (generic without a pre-stop endpoint): the step skips it. */
+    public static final String DRAIN_HOOK_NEEDED = "drainHookNeeded";
+    /** False when the set's rejoin procedure would do nothing (generic): the step skips it. */
+    public static final String REJOIN_HOOK_NEEDED = "rejoinHookNeeded";
+    /** Local to an instance step: whether the instance passed attestation (false until it has). */
+    public static final String ATTESTED = "attested";
+    /** Local to an instance step: when the next health probe is due, one interval after the last probe started. */
+    public static final String NEXT_PROBE_AT = "nextProbeAt";
 
     public static final String MESSAGE_PAUSE = "PauseRollout";
     public static final String MESSAGE_RESUME = "ResumeRollout";

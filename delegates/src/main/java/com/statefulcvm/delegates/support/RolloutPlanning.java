@@ -53,14 +53,16 @@ public class RolloutPlanning {
         return new Observed(records, snapshots);
     }
 
+    /** {@code envKeys}: the names of the variables an env rollout sets; empty without an env change. */
     public RolloutPlan plan(ReplicaSetSpec spec, UpdatePolicy policy, List<InstanceSnapshot> snapshots, String targetCompose,
-                            Set<Integer> targetOrdinals) {
-        return planner.plan(PlanRequest.of(spec, policy, snapshots, targetCompose).targeting(targetOrdinals));
+                            Set<Integer> targetOrdinals, List<String> envKeys) {
+        return planner.plan(PlanRequest.of(spec, policy, snapshots, targetCompose).targeting(targetOrdinals).withEnvKeys(envKeys));
     }
 
     /** Observes now and plans; what the preview endpoint answers. */
-    public RolloutPlan preview(ReplicaSetSpec spec, UpdatePolicy policy, String targetCompose, Set<Integer> targetOrdinals) {
-        return plan(spec, policy, observe(spec, policy).snapshots(), targetCompose, targetOrdinals);
+    public RolloutPlan preview(ReplicaSetSpec spec, UpdatePolicy policy, String targetCompose, Set<Integer> targetOrdinals,
+                               List<String> envKeys) {
+        return plan(spec, policy, observe(spec, policy).snapshots(), targetCompose, targetOrdinals, envKeys);
     }
 
     public record Observed(List<InstanceRecord> records, List<InstanceSnapshot> snapshots) {

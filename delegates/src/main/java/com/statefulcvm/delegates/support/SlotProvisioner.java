@@ -4,6 +4,7 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.SlotSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -28,16 +29,25 @@ public class SlotProvisioner {
     }
 
     /**
-     * A new CVM named after the slot under the set's app. {@code compose} null copies the app's template.
+     * A new CVM named after the slot under the set's app, on the slot's node when its override names one
+     * ({@link ReplicaSetSpec#slotSpec}). {@code compose} null copies the app's template.
      * @return what happened, in words for the process's {@code stage} variable
      */
     public String ensureCreated(ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose) {
+        return ensureCreated(spec, slot, existing, compose, null);
+    }
+
+    /** As above, with the environment already encrypted to the app's key (null: the app template's). */
+    public String ensureCreated(ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose, String encryptedEnv) {
         if (existing.isPresent()) {
             return "CVM " + slot + " exists (" + existing.get().status() + "); not created again";
         }
-        CvmInfo created = phala.createAppInstance(replicaSets.appId(spec), new AppInstanceRequest(slot, null, compose, null, null, null));
-        log.info("Created CVM {} ({}) in slot {} of replica set '{}'", created.name(), created.id(), slot, spec.getName());
-        return "CVM " + slot + " created (" + created.status() + ")";
+        SlotSpec slotSpec = spec.slotSpec(replicaSets.ordinalOf(spec, slot));
+        CvmInfo created = phala.createAppInstance(replicaSets.appId(spec),
+                new AppInstanceRequest(slot, slotSpec.nodeIdText(), compose, null, encryptedEnv, null));
+        log.info("Created CVM {} ({}) in slot {} of replica set '{}'{}", created.name(), created.id(), slot, spec.getName(),
+                slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+        return "CVM " + slot + " created (" + created.status() + ")" + (slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
     }
 
     /** Asks Phala to delete the CVM unless it is already being deleted or busy. */

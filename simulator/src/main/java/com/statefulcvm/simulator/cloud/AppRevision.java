@@ -3,7 +3,7 @@ package com.statefulcvm.simulator.cloud;
 import java.time.Instant;
 import java.util.Map;
 
-/** One compose change of one CVM of an app. */
+/** One compose or env change of one CVM of an app, with the encrypted env the CVM was left with (null: none). */
 record AppRevision(
         String revisionId,
         String appId,
@@ -12,5 +12,6 @@ record AppRevision(
         Map<String, Object> compose,
         Instant createdAt,
         String operationType,
-        String triggeredBy) {
+        String triggeredBy,
+        String encryptedEnv) {
 }

@@ -63,7 +63,7 @@ final class CvmViews {
     RevisionSnapshot revision(AppRevision r, Function<String, CvmSnapshot> cvmByVmUuid) {
         return new RevisionSnapshot(r.revisionId(), r.appId(), r.vmUuid(), r.composeHash(),
                 r.compose() == null ? Map.of() : r.compose(), r.createdAt(), r.operationType(), r.triggeredBy(),
-                cvmByVmUuid.apply(r.vmUuid()));
+                cvmByVmUuid.apply(r.vmUuid()), r.encryptedEnv());
     }
 
     private List<CvmSnapshot.Url> urls(SimulatedCvm cvm) {

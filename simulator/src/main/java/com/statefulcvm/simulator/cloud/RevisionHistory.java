@@ -30,7 +30,7 @@ final class RevisionHistory {
     /** Records the CVM's compose as the app's latest revision: what new instances copy from now on. */
     void record(SimulatedApp app, SimulatedCvm cvm, String operationType) {
         app.revisions.add(new AppRevision(Ids.revisionId(), app.appId, cvm.vmUuid, cvm.composeHash,
-                cvm.composeFile, now(), operationType, TRIGGERED_BY));
+                cvm.composeFile, now(), operationType, TRIGGERED_BY, cvm.encryptedEnv));
         app.currentCompose = cvm.composeFile;
         app.currentComposeHash = cvm.composeHash;
     }

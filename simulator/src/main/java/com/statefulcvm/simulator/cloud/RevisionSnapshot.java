@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One compose change of one CVM of an app. {@code cvm} is the CVM it was made on, or null once that CVM is gone.
+ * One compose change of one CVM of an app. {@code cvm} is the CVM it was made on, or null once that CVM is gone;
+ * {@code encryptedEnv} the env it was deployed with (hex, as sent; null: none).
  */
 public record RevisionSnapshot(
         String revisionId,
@@ -17,7 +18,8 @@ public record RevisionSnapshot(
         Instant createdAt,
         String operationType,
         String triggeredBy,
-        CvmSnapshot cvm) {
+        CvmSnapshot cvm,
+        String encryptedEnv) {
 
     public RevisionSnapshot {
         compose = Collections.unmodifiableMap(new TreeMap<>(compose));

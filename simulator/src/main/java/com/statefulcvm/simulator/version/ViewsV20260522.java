@@ -105,7 +105,7 @@ final class ViewsV20260522 implements ApiViews {
     public RevisionDetail revision(RevisionSnapshot r, boolean rawComposeFile) {
         return new RevisionDetail(r.revisionId(), r.appId(), r.vmUuid(), r.composeHash(),
                 rawComposeFile ? ComposeHasher.canonicalJson(r.compose()) : new TreeMap<>(r.compose()),
-                "", "{}", text(r.createdAt()), r.operationType(), r.triggeredBy());
+                r.encryptedEnv() == null ? "" : r.encryptedEnv(), "{}", text(r.createdAt()), r.operationType(), r.triggeredBy());
     }
 
     @Override

@@ -264,6 +264,12 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         assertThat(after.get("compose_hash").asText()).isNotEqualTo(hash);
         assertThat(after.get("compose_file").get("allowed_envs").get(0).asText()).isEqualTo("DB_PASSWORD");
         assertThat(transitions("env-cvm-1")).endsWith("running->updating", "updating->running");
+        // the app revision the new keys made carries the encrypted env the CVM was deployed with
+        String appId = after.get("app_id").asText();
+        JsonNode newest = sim.get(api("/apps/" + appId + "/revisions")).json().get("revisions").get(0);
+        assertThat(newest.get("operation_type").asText()).isEqualTo("update_env");
+        assertThat(sim.get(api("/apps/" + appId + "/revisions/" + newest.get("revision_id").asText())).json()
+                .get("encrypted_env").asText()).isEqualTo("bb22");
     }
 
     @Test

@@ -53,7 +53,8 @@ class ProcedureReport {
             RolloutVariables.UPDATE_REVISION, RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED,
             RolloutVariables.STEP_OUTCOME, RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY,
             RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION,
-            RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS, ScaleVariables.SLOTS_DONE);
+            RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS,
+            ScaleVariables.SLOTS_DONE);
     private static final String[] NAMES = names();
 
     private static String[] names() {
@@ -115,6 +116,8 @@ class ProcedureReport {
             putIfPresent(out, "rollbackToRevision", processVariable(variables, pid, RolloutVariables.ROLLBACK_TO_REVISION));
             putIfPresent(out, "rollbackOf", processVariable(variables, pid, RolloutVariables.ROLLBACK_OF));
             putIfPresent(out, "targetOrdinals", processVariable(variables, pid, RolloutVariables.TARGET_ORDINALS));
+            // an env rollout: the names it set (the values went encrypted to the CVMs and are nowhere here)
+            putIfPresent(out, "envKeys", processVariable(variables, pid, RolloutVariables.TARGET_ENV_KEYS));
             putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
         }
         kind.details().forEach((variable, field) -> putIfPresent(out, field, processVariable(variables, pid, variable)));

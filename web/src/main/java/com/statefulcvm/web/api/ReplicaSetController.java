@@ -1,7 +1,9 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.delegates.support.EnvEncryptionKeys;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
@@ -45,11 +47,13 @@ class ReplicaSetController {
     private final RolloutPlanning planning;
     private final RevisionHistory revisions;
     private final ApiAccess access;
+    private final EnvEncryptionKeys envKeys;
 
     ReplicaSetController(ValidatedFleet fleet, ReplicaSets replicaSets, InstanceRegistry registry,
                          ReplicaSetObserver observer, RolloutStarter rollouts, ReplicaSetStatus status,
                          ObservedConditions conditions, PolicyOverrides policies, RolloutPlanning planning,
-                         RevisionHistory revisions, ApiAccess access) {
+                         RevisionHistory revisions, ApiAccess access, EnvEncryptionKeys envKeys) {
+        this.envKeys = envKeys;
         this.fleet = fleet;
         this.replicaSets = replicaSets;
         this.registry = registry;
@@ -89,22 +93,61 @@ class ReplicaSetController {
     ResponseEntity<Map<String, Object>> startRollout(@PathVariable String name, @RequestBody JsonNode body) {
         access.requireStart("start rollouts");
         ReplicaSetSpec spec = spec(name);
-        String compose = RolloutRequest.dockerComposeOf(body);
+        RolloutBody rollout = rolloutBody(name, body);
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
-        String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(compose, override, Set.of(), null));
+        EnvEncryption.Sealed env = rollout.envs() == null ? null : seal(spec, rollout.envs());
+        String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(rollout.compose(), override, Set.of(), null, env));
         return created(processInstanceId, name);
+    }
+
+    /** A rollout's compose and envs: either may be left out, not both; without a compose the set keeps its own. */
+    private record RolloutBody(String compose, Map<String, String> envs) {
+    }
+
+    private RolloutBody rolloutBody(String name, JsonNode body) {
+        RolloutRequest.requireObject(body, "{\"dockerCompose\": \"<yaml>\"} or {\"envs\": {\"NAME\": \"value\"}}");
+        RolloutRequest.onlyFields(body, RolloutRequest.DOCKER_COMPOSE, RolloutRequest.ENVS, RolloutRequest.UPDATE_POLICY);
+        Map<String, String> envs = RolloutRequest.envsOf(body);
+        if (envs == null) {
+            return new RolloutBody(RolloutRequest.dockerComposeOf(body), null);
+        }
+        String compose = RolloutRequest.optionalDockerComposeOf(body);
+        return new RolloutBody(compose != null ? compose : composeOfSet(name, "an env rollout without dockerCompose keeps the set's compose"), envs);
+    }
+
+    /** The compose the set is moving to, or runs: what a rollout that does not name one keeps. */
+    private String composeOfSet(String name, String why) {
+        return revisions.updateRevision(name).or(() -> revisions.currentRevision(name)).map(Revision::dockerCompose)
+                .orElseThrow(() -> new ApiProblem(HttpStatus.BAD_REQUEST,
+                        "dockerCompose: is required, replica set '" + name + "' has no recorded revision to default to (" + why + ")"));
+    }
+
+    /** Encrypted here, before anything is stored: the clear values live only in this request's memory. */
+    private EnvEncryption.Sealed seal(ReplicaSetSpec spec, Map<String, String> envs) {
+        String publicKey;
+        try {
+            publicKey = envKeys.publicKey(spec);
+        } catch (IllegalStateException e) {
+            throw new ApiProblem(HttpStatus.CONFLICT, e.getMessage());
+        }
+        try {
+            return EnvEncryption.seal(envs, publicKey);
+        } catch (IllegalArgumentException e) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "envs: replica set '" + spec.getName() + "': " + e.getMessage());
+        }
     }
 
     /** What a rollout started now would do, in execution order; starts nothing, so any authenticated user may ask. */
     @PostMapping(path = "/{name}/rollouts/plan", consumes = "application/json")
     Map<String, Object> plan(@PathVariable String name, @RequestBody JsonNode body) {
         ReplicaSetSpec spec = spec(name);
-        String compose = RolloutRequest.dockerComposeOf(body);
+        RolloutBody rollout = rolloutBody(name, body);
+        List<String> envNames = rollout.envs() == null ? List.of() : List.copyOf(rollout.envs().keySet());
         UpdatePolicy policy = policies.effective(spec, RolloutRequest.updatePolicyOf(body));
         RolloutPlan plan;
         try {
-            plan = planning.preview(spec, policy, compose, Set.of());
+            plan = planning.preview(spec, policy, rollout.compose(), Set.of(), envNames);
         } catch (IllegalStateException e) {
             // no app yet for the set
             throw new ApiProblem(HttpStatus.CONFLICT, e.getMessage());
@@ -112,7 +155,11 @@ class ReplicaSetController {
             // the planner's own checks of the request, named by field
             throw new ApiProblem(HttpStatus.BAD_REQUEST, e.getMessage());
         }
-        return planView(plan);
+        Map<String, Object> view = planView(plan);
+        if (!envNames.isEmpty()) {
+            view.put("envChange", Map.of("keys", envNames, "values", "encrypted to the app's key when the rollout starts; never shown"));
+        }
+        return view;
     }
 
     /** A rollout of exactly one instance; by default of the revision the set is moving to (or runs). */
@@ -128,9 +175,7 @@ class ReplicaSetController {
         }
         String compose = RolloutRequest.optionalDockerComposeOf(body);
         if (compose == null) {
-            compose = revisions.updateRevision(name).or(() -> revisions.currentRevision(name)).map(Revision::dockerCompose)
-                    .orElseThrow(() -> new ApiProblem(HttpStatus.BAD_REQUEST,
-                            "dockerCompose: is required, replica set '" + name + "' has no recorded revision to default to"));
+            compose = composeOfSet(name, "a rollout of one instance without dockerCompose takes the set's");
         }
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);

@@ -75,7 +75,8 @@ class ReplicaSetStatus {
         ReplicaSetView.RunningRollout rollout = rollouts.runningRolloutOf(spec.getName()).map(rollouts::summary).orElse(null);
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
-                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())))).toList()
+                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())),
+                        spec.slotSpec(r.ordinal()))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,

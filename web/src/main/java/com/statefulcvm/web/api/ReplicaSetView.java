@@ -3,11 +3,14 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.statefulcvm.fleet.InstanceCondition;
 import com.statefulcvm.fleet.InstanceRecord;
+import com.statefulcvm.fleet.SlotSpec;
 import com.statefulcvm.fleet.admission.Fence;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What the API shows of a replica set; {@code instances} only on the detail read. {@code updatedReplicas} counts the
@@ -39,14 +42,26 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
     record InstanceView(int ordinal, String name, String cvmId, String vmUuid, String instanceId, String status,
                         String composeHash, Boolean healthy, String condition, Instant observedAt,
                         Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
-                        String fenced, Instant fencedAt, String fencedBy) {
+                        String fenced, Instant fencedAt, String fencedBy, SlotConfigView config) {
 
         /** {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). */
-        static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence) {
+        static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, SlotSpec slot) {
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
                     r.healthy(), r.condition(), r.observedAt(), r.attested(), r.attestation(), r.attestedAt(), conditions,
                     fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
-                    fence.map(Fence::fencedBy).orElse(null));
+                    fence.map(Fence::fencedBy).orElse(null), SlotConfigView.of(slot));
+        }
+    }
+
+    /**
+     * What a CVM of the slot is created with: the set's instance type and disk unless the slot overrides them, its
+     * labels and node ({@code nodeId} null: Phala places it). {@code overridden}: the slot has an override of its own.
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record SlotConfigView(String instanceType, int diskSize, Integer nodeId, Map<String, String> labels, boolean overridden) {
+
+        static SlotConfigView of(SlotSpec slot) {
+            return new SlotConfigView(slot.instanceType(), slot.diskSize(), slot.nodeId(), new TreeMap<>(slot.labels()), slot.overridden());
         }
     }
 

@@ -1,13 +1,16 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.connectors.phala.EnvEncryption;
 import org.springframework.http.HttpStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Reads and checks the body of a rollout request, naming the field that is wrong. */
@@ -19,8 +22,50 @@ final class RolloutRequest {
     static final String DOCKER_COMPOSE = "dockerCompose";
     static final String UPDATE_POLICY = "updatePolicy";
     static final String REVISION = "revision";
+    static final String ENVS = "envs";
+    /** Phala's env is small too; this bounds what is encrypted and sent per CVM. */
+    static final int MAX_ENV_BYTES = 64 * 1024;
+    static final int MAX_ENV_VARIABLES = 200;
 
     private RolloutRequest() {
+    }
+
+    /**
+     * The {@code envs} object of an env rollout, {@code {"NAME": "value", ...}}, in the caller's order; null when
+     * absent. Messages name the variable, never its value. The whole environment: Phala replaces it in full.
+     */
+    static Map<String, String> envsOf(JsonNode body) {
+        JsonNode envs = body == null ? null : body.get(ENVS);
+        if (envs == null || envs.isNull()) {
+            return null;
+        }
+        if (!envs.isObject() || envs.isEmpty()) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs: must be a non-empty JSON object of variable names and string values, "
+                    + "the whole environment (Phala replaces it in full)");
+        }
+        if (envs.size() > MAX_ENV_VARIABLES) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs: more than " + MAX_ENV_VARIABLES + " variables");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        int bytes = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> fields = envs.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            try {
+                EnvEncryption.requireName(field.getKey());
+            } catch (IllegalArgumentException e) {
+                throw new ApiProblem(HttpStatus.BAD_REQUEST, e.getMessage());
+            }
+            if (!field.getValue().isValueNode() || field.getValue().isNull()) {
+                throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs." + field.getKey() + ": must be a string (or a number or boolean, sent as text)");
+            }
+            String value = field.getValue().asText();
+            bytes += field.getKey().length() + value.getBytes(StandardCharsets.UTF_8).length;
+            out.put(field.getKey(), value);
+        }
+        if (bytes > MAX_ENV_BYTES) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs: larger than " + MAX_ENV_BYTES + " bytes");
+        }
+        return out;
     }
 
     /** The body of a rollout (and of a plan preview): {@code {"dockerCompose": "...", "updatePolicy": {...}}}. */

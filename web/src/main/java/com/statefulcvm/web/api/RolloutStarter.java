@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.support.ComposeValue;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -32,9 +33,15 @@ class RolloutStarter {
     /**
      * What a rollout is started with. {@code updatePolicyOverride}: the request's updatePolicy object as JSON text,
      * already validated (null: the set's policy); {@code targetOrdinals}: empty for every slot in the policy's scope;
-     * {@code rollbackToRevision}: set when the compose is a recorded revision the operator goes back to.
+     * {@code rollbackToRevision}: set when the compose is a recorded revision the operator goes back to;
+     * {@code env}: an env rollout's environment, already encrypted to the app's key (null: no env change).
      */
-    record Start(String dockerCompose, String updatePolicyOverride, Set<Integer> targetOrdinals, Integer rollbackToRevision) {
+    record Start(String dockerCompose, String updatePolicyOverride, Set<Integer> targetOrdinals, Integer rollbackToRevision,
+                 EnvEncryption.Sealed env) {
+
+        Start(String dockerCompose, String updatePolicyOverride, Set<Integer> targetOrdinals, Integer rollbackToRevision) {
+            this(dockerCompose, updatePolicyOverride, targetOrdinals, rollbackToRevision, null);
+        }
 
         static Start of(String dockerCompose) {
             return new Start(dockerCompose, null, Set.of(), null);
@@ -66,6 +73,11 @@ class RolloutStarter {
             if (start.targetOrdinals() != null && !start.targetOrdinals().isEmpty()) {
                 variables.put(RolloutVariables.TARGET_ORDINALS,
                         start.targetOrdinals().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
+            }
+            if (start.env() != null) {
+                // ciphertext only a CVM of the app can open, and the names: never a clear value
+                variables.put(RolloutVariables.TARGET_ENCRYPTED_ENV, ComposeValue.of(start.env().encryptedEnv()));
+                variables.put(RolloutVariables.TARGET_ENV_KEYS, String.join(",", start.env().envKeys()));
             }
             if (start.rollbackToRevision() != null) {
                 variables.put(RolloutVariables.ROLLBACK_TO_REVISION, start.rollbackToRevision());

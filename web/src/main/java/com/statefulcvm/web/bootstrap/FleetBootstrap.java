@@ -14,6 +14,7 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
+import com.statefulcvm.fleet.SlotSpec;
 import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
 import com.statefulcvm.web.config.OrchestratorProperties;
@@ -154,10 +155,15 @@ class FleetBootstrap {
     private String createApp(ReplicaSetSpec spec) {
         ComposeFile compose = new ComposeFile(spec.getName(), spec.getDockerCompose(), null, List.of(), true, false, false,
                 true, false, "zfs", true);
-        ProvisionResult provisioned = phala.provision(new ProvisionRequest(spec.slotName(0), spec.getInstanceType(), compose,
-                spec.getDiskSize(), null, null, null));
+        // the app's first CVM is slot 0: created with that slot's instance type, disk and node
+        SlotSpec first = spec.slotSpec(0);
+        ProvisionResult provisioned = phala.provision(new ProvisionRequest(first.slot(), first.instanceType(), compose,
+                first.diskSize(), first.nodeIdText(), null, null));
         phala.commitProvision(new CommitRequest(provisioned.appId(), provisioned.composeHash(), null, null));
         registry.saveCreatedAppId(spec.getName(), provisioned.appId());
+        if (provisioned.appEnvEncryptPubkey() != null) {
+            registry.saveEnvEncryptPubkey(spec.getName(), provisioned.appEnvEncryptPubkey());
+        }
         log.info("Created app {} for replica set '{}'", provisioned.appId(), spec.getName());
         return provisioned.appId();
     }
@@ -167,8 +173,9 @@ class FleetBootstrap {
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             String slot = spec.slotName(ordinal);
             if (!existing.contains(slot)) {
-                phala.createAppInstance(appId, new AppInstanceRequest(slot, null, null, null, null, null));
-                log.info("Created slot {} of replica set '{}'", slot, spec.getName());
+                String nodeId = spec.slotSpec(ordinal).nodeIdText();
+                phala.createAppInstance(appId, new AppInstanceRequest(slot, nodeId, null, null, null, null));
+                log.info("Created slot {} of replica set '{}'{}", slot, spec.getName(), nodeId == null ? "" : " on node " + nodeId);
             }
         }
     }

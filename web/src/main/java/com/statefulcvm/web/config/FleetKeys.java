@@ -57,7 +57,7 @@ final class FleetKeys {
                     int index = Integer.parseInt(m.group(1));
                     String setName = index < fleet.getReplicaSets().size() ? fleet.getReplicaSets().get(index).getName() : null;
                     problems.add("replicaSets[" + index + "]" + (setName == null ? "" : " (" + setName + ")") + ": "
-                            + m.group(2) + ": unknown key; known keys: " + siblings(m.group(2)));
+                            + m.group(2) + ": unknown key; known keys: " + siblings(m.group(2).replaceAll("\\[\\d+]", "")));
                 }
             });
         }
@@ -146,8 +146,8 @@ final class FleetKeys {
             String name = prefix + kebab(p.getName());
             if (java.util.Map.class.isAssignableFrom(p.getPropertyType())) {
                 result.add(name);
-            } else if (p.getPropertyType().getName().startsWith("com.statefulcvm.") && !p.getPropertyType().isEnum()) {
-                result.addAll(maps(p.getPropertyType(), name + "."));
+            } else if (bean(p) != null) {
+                result.addAll(maps(bean(p), name + "."));
             }
         }
         return result;
@@ -162,12 +162,25 @@ final class FleetKeys {
             }
             String name = prefix + kebab(p.getName());
             result.add(name);
-            Class<?> propertyType = p.getPropertyType();
-            if (propertyType.getName().startsWith("com.statefulcvm.") && !propertyType.isEnum()) {
-                result.addAll(paths(propertyType, name + "."));
+            if (bean(p) != null) {
+                result.addAll(paths(bean(p), name + "."));
             }
         }
         return result;
+    }
+
+    /**
+     * The class of our own whose fields a property binds: the property's type, or the element type of a list of them
+     * (a set's {@code instances}, whose keys arrive as {@code instances[0].node-id}); null for anything else.
+     */
+    private static Class<?> bean(PropertyDescriptor p) {
+        Class<?> type = p.getPropertyType();
+        if (java.util.List.class.isAssignableFrom(type) && p.getReadMethod() != null
+                && p.getReadMethod().getGenericReturnType() instanceof java.lang.reflect.ParameterizedType list
+                && list.getActualTypeArguments()[0] instanceof Class<?> element) {
+            type = element;
+        }
+        return type.getName().startsWith("com.statefulcvm.") && !type.isEnum() ? type : null;
     }
 
     private static String kebab(String camel) {

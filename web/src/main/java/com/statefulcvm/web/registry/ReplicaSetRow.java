@@ -6,5 +6,5 @@ import org.springframework.data.relational.core.mapping.Table;
 import java.time.Instant;
 
 @Table("orch_replica_set")
-record ReplicaSetRow(@Id String name, String appId, Instant createdAt) {
+record ReplicaSetRow(@Id String name, String appId, Instant createdAt, String envEncryptPubkey) {
 }

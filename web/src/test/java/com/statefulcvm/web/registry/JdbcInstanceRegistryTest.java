@@ -93,6 +93,54 @@ class JdbcInstanceRegistryTest {
         assertThat(registry.createdAppId("db")).contains("app-1");
     }
 
+    /**
+     * Two nodes (two application contexts, each with its own registry and connections) bootstrap the same fleet at
+     * once: each records every slot of every set and the sets' app ids, as FleetBootstrap and the observer do. Every
+     * save succeeds on both, and each slot ends with exactly one row.
+     */
+    @Test
+    void twoNodesBootstrappingTheSameFleetAtOnceEndWithOneRowPerSlot() throws Exception {
+        AnnotationConfigApplicationContext otherNode = context(db);
+        try {
+            List<InstanceRegistry> nodes = List.of(registry, otherNode.getBean(InstanceRegistry.class));
+            List<String> sets = List.of("db", "etcd", "web");
+            List<String> reversed = List.of("web", "etcd", "db");
+            int slots = 10;
+            List<Callable<Void>> bootstraps = new ArrayList<>();
+            for (int n = 0; n < nodes.size(); n++) {
+                InstanceRegistry node = nodes.get(n);
+                String status = "seen-by-node-" + n;
+                // two threads per node, in opposite set orders, so that the nodes collide on every set
+                for (List<String> order : List.of(sets, reversed)) {
+                    bootstraps.add(() -> {
+                        for (String set : order) {
+                            jobTransaction.executeWithoutResult(tx -> node.saveCreatedAppId(set, "app-" + set));
+                            for (int ordinal = 0; ordinal < slots; ordinal++) {
+                                int o = ordinal;
+                                jobTransaction.executeWithoutResult(tx -> node.save(record(set, o, "cvm-" + set + "-" + o, status)));
+                            }
+                        }
+                        return null;
+                    });
+                }
+            }
+            runAtOnce(bootstraps);
+            for (String set : sets) {
+                assertThat(db.jdbc.queryForObject("SELECT COUNT(*) FROM orch_instance WHERE replica_set = ?", Integer.class, set))
+                        .as("rows of %s", set).isEqualTo(slots);
+                assertThat(db.jdbc.queryForObject("SELECT COUNT(*) FROM orch_replica_set WHERE name = ?", Integer.class, set))
+                        .as("app rows of %s", set).isEqualTo(1);
+                for (InstanceRegistry node : nodes) {
+                    assertThat(node.instances(set)).extracting(InstanceRecord::ordinal).containsExactlyElementsOf(
+                            java.util.stream.IntStream.range(0, slots).boxed().toList());
+                    assertThat(node.createdAppId(set)).contains("app-" + set);
+                }
+            }
+        } finally {
+            otherNode.close();
+        }
+    }
+
     private static void runAtOnce(List<Callable<Void>> tasks) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
         CountDownLatch start = new CountDownLatch(1);
@@ -114,8 +162,12 @@ class JdbcInstanceRegistryTest {
     }
 
     private static InstanceRecord record(int ordinal, String cvmId, String status) {
-        InstanceRecord empty = InstanceRecord.emptySlot("db", ordinal);
-        return new InstanceRecord("db", ordinal, empty.slot(), cvmId, null, null, null, status, null, null,
+        return record("db", ordinal, cvmId, status);
+    }
+
+    private static InstanceRecord record(String set, int ordinal, String cvmId, String status) {
+        InstanceRecord empty = InstanceRecord.emptySlot(set, ordinal);
+        return new InstanceRecord(set, ordinal, empty.slot(), cvmId, null, null, null, status, null, null,
                 Instant.parse("2026-01-01T10:00:00Z"), null, null, null);
     }
 

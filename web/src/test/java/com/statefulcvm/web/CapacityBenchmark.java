@@ -1,0 +1,546 @@
+package com.statefulcvm.web;
+
+import com.statefulcvm.simulator.evidence.SimulatedTdxAuthority;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.history.HistoricActivityInstance;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Capacity of one application node with the embedded simulator, and of two nodes on one PostgreSQL (profile
+ * {@code capacity}; the fleet is generated here). Not a CI test: run it with {@code benchmarks/capacity/run.sh}; it
+ * prints its figures and writes them to {@code web/target/capacity-benchmark.md}, and asserts only that the work
+ * completed (every rollout completed, every crash healed, both nodes took jobs), never a time.
+ *
+ * <ol>
+ *   <li><b>Monitoring:</b> SETS sets of SET_SIZE instances, each set's health monitor probing every INTERVAL
+ *   seconds, measured for MONITOR_SECONDS: rounds done against the interval, late rounds (a round that starts more
+ *   than LATE_MS after its predecessor's start + the interval), the round's duration, this JVM's CPU (cores used)
+ *   and heap; then CRASHES CVMs crash and the time to each heal's start is compared with interval x
+ *   unhealthyThreshold + 2 s.</li>
+ *   <li><b>Rollouts at once:</b> ROLLOUTS of those sets get a rollout at the same moment (maxUnavailable
+ *   ROLLOUT_MAX_UNAVAILABLE): all must complete; the makespan against the theoretical minimum of one rollout, and
+ *   the engine's successful jobs per second meanwhile.</li>
+ *   <li><b>Two nodes on PostgreSQL</b> (needs ORCH_TEST_PG_URL, _USER, _PASSWORD; skipped and said so without):
+ *   TWO_NODE_SETS sets of SET_SIZE and as many rollouts at once, first on one node, then on a fresh database with a
+ *   second node sharing it (the second node uses the first one's simulator): jobs per node and the throughput
+ *   ratio two / one (instance steps per second).</li>
+ * </ol>
+ * Sizes come from environment variables (or system properties of the same name, lower case): the defaults are the
+ * issue's (500 x 10, 10 s, 200 rollouts); e.g. {@code SETS=50 ROLLOUTS=20 MONITOR_SECONDS=60} proves it on a small
+ * machine.
+ */
+class CapacityBenchmark {
+
+    private static final int SETS = setting("SETS", 500);
+    private static final int SET_SIZE = setting("SET_SIZE", 10);
+    private static final int INTERVAL = setting("INTERVAL_SECONDS", 10);
+    private static final int UNHEALTHY_THRESHOLD = setting("UNHEALTHY_THRESHOLD", 3);
+    private static final int MONITOR_SECONDS = setting("MONITOR_SECONDS", 120);
+    private static final int LATE_MS = setting("LATE_MS", 1000);
+    private static final int CRASHES = setting("CRASHES", 5);
+    private static final int ROLLOUTS = setting("ROLLOUTS", 200);
+    private static final String ROLLOUT_MAX_UNAVAILABLE = java.util.Objects.requireNonNullElse(setting("ROLLOUT_MAX_UNAVAILABLE"), "50%");
+    private static final int TWO_NODE_SETS = setting("TWO_NODE_SETS", 40);
+    /** Which parts run: 1 monitoring and crashes, 2 rollouts at once (on the same node), 3 two nodes. */
+    private static final String PHASES = java.util.Objects.requireNonNullElse(setting("PHASES"), "1,2,3");
+    private static final int MIN_READY_SECONDS = 1;
+    private static final long UPDATE_MS = 1000;
+    private static final Path REPORT = Path.of("target", "capacity-benchmark.md");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final StringBuilder report = new StringBuilder();
+    private final List<String> failures = new ArrayList<>();
+
+    @Test
+    void capacityOfOneNodeAndOfTwo() throws Exception {
+        report.append(String.format(Locale.ROOT, "# Capacity benchmark, %s%n%n", LocalDate.now()));
+        report.append(String.format(Locale.ROOT, "Machine: %d cores, Java %s, heap max %d MiB; load average at the start %s. "
+                        + "Sizes: %d sets x %d, health check every %d s (unhealthy after %d), measured %d s, %d crashes, "
+                        + "%d rollouts at once (maxUnavailable %s), two nodes: %d sets. Simulator update %d ms, min ready %d s.%n%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                Runtime.getRuntime().maxMemory() >> 20, loadAverage(), SETS, SET_SIZE, INTERVAL, UNHEALTHY_THRESHOLD,
+                MONITOR_SECONDS, CRASHES, Math.min(ROLLOUTS, SETS), ROLLOUT_MAX_UNAVAILABLE, TWO_NODE_SETS, UPDATE_MS, MIN_READY_SECONDS));
+
+        int port = E2eSupport.freePort();
+        if (PHASES.contains("1") || PHASES.contains("2")) {
+            String h2 = "jdbc:h2:mem:capacity-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
+            try (Node node = Node.start("node-1", port, SETS, h2, null, null)) {
+                if (PHASES.contains("1")) {
+                    phase("monitoring", () -> monitoring(node));
+                    phase("crashes", () -> crashesHeal(node));
+                }
+                if (PHASES.contains("2")) {
+                    phase("rollouts at once", () -> rolloutsAtOnce(node, Math.min(ROLLOUTS, SETS), "one node, H2", true));
+                }
+            }
+        }
+        if (PHASES.contains("3")) {
+            phase("two nodes", this::twoNodes);
+        }
+
+        report.append(String.format(Locale.ROOT, "%nLoad average at the end: %s.%n", loadAverage()));
+        failures.forEach(f -> report.append("\nFAILED: ").append(f).append('\n'));
+        System.out.println(report);
+        Files.createDirectories(REPORT.getParent());
+        Files.writeString(REPORT, report);
+        assertThat(failures).as("work that did not complete").isEmpty();
+    }
+
+    interface Phase {
+        void run() throws Exception;
+    }
+
+    /** A phase that throws is reported as failed; the others still run and the report is still printed. */
+    private void phase(String name, Phase phase) {
+        System.out.printf(Locale.ROOT, "%s: %s starts%n", java.time.Instant.now(), name);
+        try {
+            phase.run();
+        } catch (Exception | AssertionError e) {
+            failures.add(name + ": " + e);
+            report.append(String.format(Locale.ROOT, "%n%s: FAILED (%s)%n%n", name, e));
+        }
+        System.out.printf(Locale.ROOT, "%s: %s ends%n", java.time.Instant.now(), name);
+    }
+
+    // ---------------------------------------------------------------- 1. monitoring
+
+    private void monitoring(Node node) throws Exception {
+        // every monitor has started and done a round before the window opens
+        node.awaitAll(Duration.ofMinutes(10), () -> node.history().createHistoricActivityInstanceQuery()
+                .activityId("Task_ProbeReplicaSet").finished().list().stream()
+                .map(HistoricActivityInstance::getProcessInstanceId).distinct().count() >= SETS, "a first round of every monitor");
+        Sampler sampler = Sampler.start();
+        Date windowStart = new Date();
+        Thread.sleep(MONITOR_SECONDS * 1000L);
+        Date windowEnd = new Date();
+        Sampler.Result used = sampler.stop();
+
+        Map<String, String> setOfMonitor = node.history().createHistoricProcessInstanceQuery().processDefinitionKey("monitor-health")
+                .list().stream().collect(Collectors.toMap(HistoricProcessInstance::getId, HistoricProcessInstance::getBusinessKey));
+        Map<String, List<HistoricActivityInstance>> roundsBySet = node.history().createHistoricActivityInstanceQuery()
+                .activityId("Task_ProbeReplicaSet").startedAfter(windowStart).startedBefore(windowEnd).list().stream()
+                .collect(Collectors.groupingBy(a -> setOfMonitor.getOrDefault(a.getProcessInstanceId(), "?")));
+        long expected = (long) SETS * (MONITOR_SECONDS / INTERVAL);
+        long rounds = roundsBySet.values().stream().mapToLong(List::size).sum();
+        long late = 0;
+        List<Long> lateness = new ArrayList<>();
+        for (List<HistoricActivityInstance> set : roundsBySet.values()) {
+            List<Long> starts = set.stream().map(a -> a.getStartTime().getTime()).sorted().toList();
+            for (int i = 1; i < starts.size(); i++) {
+                long behind = starts.get(i) - starts.get(i - 1) - INTERVAL * 1000L;
+                lateness.add(behind);
+                late += behind > LATE_MS ? 1 : 0;
+            }
+        }
+        List<Long> durations = roundsBySet.values().stream().flatMap(Collection::stream)
+                .filter(a -> a.getEndTime() != null).map(HistoricActivityInstance::getDurationInMillis).toList();
+        int sets = roundsBySet.size();
+        report.append("## 1. Monitoring: one node, H2, embedded simulator\n\n");
+        report.append("| instances | sets with rounds | rounds done / at the interval | late rounds (> " + LATE_MS + " ms behind) "
+                + "| period beyond the interval: median / p95 / max ms | round: median / p95 ms | CPU cores used | heap used: mean / max MiB |\n");
+        report.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        report.append(String.format(Locale.ROOT, "| %d | %d of %d | %d / %d (%.0f %%) | %d of %d | %d / %d / %d | %d / %d | %.2f of %d | %d / %d |%n%n",
+                SETS * SET_SIZE, sets, SETS, rounds, expected, 100.0 * rounds / Math.max(1, expected), late, lateness.size(),
+                percentile(lateness, 50), percentile(lateness, 95), percentile(lateness, 100),
+                percentile(durations, 50), percentile(durations, 95), used.cores(),
+                Runtime.getRuntime().availableProcessors(), used.meanHeapMiB(), used.maxHeapMiB()));
+    }
+
+    private void crashesHeal(Node node) throws Exception {
+        int crashes = Math.min(CRASHES, SETS);
+        long bound = INTERVAL * 1000L * UNHEALTHY_THRESHOLD + 2000;
+        Map<String, Long> crashedAt = new LinkedHashMap<>();
+        for (int i = 0; i < crashes; i++) {
+            // spread over the fleet; the last ordinal, so that the rollouts later find the first sets untouched
+            String set = setName(SETS - 1 - i * Math.max(1, SETS / crashes));
+            String cvm = set + "-" + (SET_SIZE - 1);
+            crashedAt.put(set + "/" + (SET_SIZE - 1), System.currentTimeMillis());
+            node.post("/simulator/_admin/cvms/" + cvm + "/crash", null);
+        }
+        Map<String, Long> healStart = new HashMap<>();
+        try {
+            node.awaitAll(Duration.ofMillis(bound * 4 + 60_000), () -> {
+                for (String key : crashedAt.keySet()) {
+                    node.history().createHistoricProcessInstanceQuery().processDefinitionKey("heal").processInstanceBusinessKey(key)
+                            .list().stream().map(p -> p.getStartTime().getTime()).filter(t -> t >= crashedAt.get(key)).min(Long::compare)
+                            .ifPresent(t -> healStart.put(key, t));
+                }
+                return healStart.size() == crashedAt.size();
+            }, "a heal of every crashed instance");
+            node.awaitAll(Duration.ofMinutes(5), () -> crashedAt.keySet().stream().allMatch(key -> node.history()
+                    .createHistoricProcessInstanceQuery().processDefinitionKey("heal").processInstanceBusinessKey(key)
+                    .unfinished().count() == 0), "every heal to end");
+        } catch (AssertionError e) {
+            failures.add(e.getMessage());
+        }
+        List<Long> delays = crashedAt.entrySet().stream().filter(e -> healStart.containsKey(e.getKey()))
+                .map(e -> healStart.get(e.getKey()) - e.getValue()).toList();
+        long healed = crashedAt.keySet().stream().filter(key -> node.history().createHistoricProcessInstanceQuery()
+                .processDefinitionKey("heal").processInstanceBusinessKey(key).finished().count() > 0).count();
+        report.append(String.format(Locale.ROOT, "Crash to heal start (%d crashes at that load): median %d ms, max %d ms, bound "
+                        + "interval x threshold + 2 s = %d ms: %s; heals ended %d of %d.%n%n", crashes, percentile(delays, 50),
+                percentile(delays, 100), bound, delays.size() == crashes && percentile(delays, 100) <= bound ? "within" : "NOT within",
+                healed, crashes));
+    }
+
+    // ---------------------------------------------------------------- 2. rollouts at once
+
+    /** Rollouts of the first {@code count} sets at once; answers instance steps per second. */
+    private double rolloutsAtOnce(Node node, int count, String label, boolean header) throws Exception {
+        List<String> sets = IntStream.range(0, count).mapToObj(CapacityBenchmark::setName).toList();
+        int perRound = maxUnavailable(ROLLOUT_MAX_UNAVAILABLE);
+        int rounds = (SET_SIZE + perRound - 1) / perRound;
+        long theoretical = rounds * (UPDATE_MS + MIN_READY_SECONDS * 1000L);
+        long jobsBefore = node.successfulJobs();
+        Map<String, Long> jobsByNodeBefore = node.jobsByHost();
+        String compose = "services:\n  web:\n    image: nginxdemos/hello:capacity-" + UUID.randomUUID() + "\n";
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        long first = System.currentTimeMillis();
+        List<Future<String>> started = new ArrayList<>();
+        for (String set : sets) {
+            started.add(pool.submit(() -> {
+                String body = JSON.writeValueAsString(Map.of("dockerCompose", compose, "updatePolicy",
+                        Map.of("maxUnavailable", ROLLOUT_MAX_UNAVAILABLE.endsWith("%") ? ROLLOUT_MAX_UNAVAILABLE : Integer.parseInt(ROLLOUT_MAX_UNAVAILABLE))));
+                return JSON.readTree(node.post("/api/replica-sets/" + set + "/rollouts", body)).get("processInstanceId").asText();
+            }));
+        }
+        List<String> pids = new ArrayList<>();
+        for (Future<String> f : started) {
+            pids.add(f.get());
+        }
+        pool.shutdown();
+        long posted = System.currentTimeMillis() - first;
+        try {
+            node.awaitAll(Duration.ofMillis(theoretical * count + 600_000), () -> node.history().createHistoricProcessInstanceQuery()
+                    .processInstanceIds(new java.util.HashSet<>(pids)).finished().count() == pids.size(), "every rollout to end");
+        } catch (AssertionError e) {
+            failures.add(label + ": " + e.getMessage());
+        }
+        List<HistoricProcessInstance> ended = node.history().createHistoricProcessInstanceQuery()
+                .processInstanceIds(new java.util.HashSet<>(pids)).finished().list();
+        long completed = ended.stream().filter(p -> "EndEvent_RolloutCompleted".equals(p.getEndActivityId())).count();
+        if (completed < pids.size()) {
+            failures.add(label + ": " + completed + " of " + pids.size() + " rollouts completed; ends: " + ended.stream()
+                    .collect(Collectors.groupingBy(p -> String.valueOf(p.getEndActivityId()), Collectors.counting())));
+        }
+        long makespan = ended.stream().mapToLong(p -> p.getEndTime().getTime()).max().orElse(first) - first;
+        List<Long> each = ended.stream().map(p -> p.getEndTime().getTime() - p.getStartTime().getTime()).toList();
+        long jobs = node.successfulJobs() - jobsBefore;
+        long steps = (long) completed * SET_SIZE;
+        double stepsPerSecond = steps * 1000.0 / Math.max(1, makespan);
+        Map<String, Long> jobsByNode = new LinkedHashMap<>(node.jobsByHost());
+        jobsByNodeBefore.forEach((host, n) -> jobsByNode.merge(host, -n, Long::sum));
+        if (header) {
+            report.append("## 2. Rollouts started at once\n\n");
+            report.append("| setup | rollouts (completed) | POSTs took s | theoretical s (one rollout) | rollout: median / max s | makespan s "
+                    + "| makespan / theoretical | instance steps/s | engine jobs/s | jobs per node |\n");
+            report.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        }
+        report.append(String.format(Locale.ROOT, "| %s | %d (%d) | %.1f | %.1f | %.1f / %.1f | %.1f | %.2f | %.1f | %.1f | %s |%n",
+                label, pids.size(), completed, posted / 1000.0, theoretical / 1000.0, percentile(each, 50) / 1000.0,
+                percentile(each, 100) / 1000.0, makespan / 1000.0, (double) makespan / theoretical, stepsPerSecond,
+                jobs * 1000.0 / Math.max(1, makespan), jobsByNode));
+        return stepsPerSecond;
+    }
+
+    // ---------------------------------------------------------------- 3. two nodes on PostgreSQL
+
+    private void twoNodes() throws Exception {
+        String url = setting("ORCH_TEST_PG_URL");
+        String user = setting("ORCH_TEST_PG_USER");
+        String password = setting("ORCH_TEST_PG_PASSWORD");
+        report.append("\n## 3. Two nodes on one PostgreSQL\n\n");
+        if (url == null || user == null || password == null) {
+            report.append("Skipped: ORCH_TEST_PG_URL, ORCH_TEST_PG_USER and ORCH_TEST_PG_PASSWORD are not all set "
+                    + "(workloads/postgres-server.sh start <dir>; source <dir>/env).\n");
+            return;
+        }
+        report.append("| setup | rollouts (completed) | POSTs took s | theoretical s (one rollout) | rollout: median / max s | makespan s "
+                + "| makespan / theoretical | instance steps/s | engine jobs/s | jobs per node |\n");
+        report.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        double one;
+        try (Node a = Node.start("node-1", E2eSupport.freePort(), TWO_NODE_SETS, freshDatabase(url, user, password), user, password)) {
+            one = rolloutsAtOnce(a, TWO_NODE_SETS, "one node, PostgreSQL", false);
+        }
+        String shared = freshDatabase(url, user, password);
+        double two;
+        try (Node a = Node.start("node-1", E2eSupport.freePort(), TWO_NODE_SETS, shared, user, password);
+             Node b = Node.startSecond("node-2", E2eSupport.freePort(), TWO_NODE_SETS, shared, user, password, a)) {
+            two = rolloutsAtOnce(a, TWO_NODE_SETS, "two nodes, PostgreSQL", false);
+            Map<String, Long> byHost = a.jobsByHost();
+            if (byHost.getOrDefault("node-1", 0L) == 0 || byHost.getOrDefault("node-2", 0L) == 0) {
+                failures.add("two nodes: not both took jobs: " + byHost);
+            }
+        }
+        report.append(String.format(Locale.ROOT, "%nThroughput ratio two nodes / one (instance steps per second): %.2f%n", two / Math.max(0.001, one)));
+    }
+
+    private static String freshDatabase(String url, String user, String password) throws Exception {
+        String name = "capacity_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        return url.replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name);
+    }
+
+    // ---------------------------------------------------------------- a node
+
+    /** One application node in this JVM, with its own engine (name = host name, which the job log records). */
+    record Node(String name, int port, ConfigurableApplicationContext context) implements AutoCloseable {
+
+        static Node start(String name, int port, int sets, String dbUrl, String user, String password) {
+            List<String> args = common(name, port, sets, dbUrl, user, password);
+            return started(name, port, args);
+        }
+
+        /** A second node on the same database: no simulator of its own, the first node's Phala, probes and PCCS. */
+        static Node startSecond(String name, int port, int sets, String dbUrl, String user, String password, Node first) {
+            int firstPort = first.port();
+            List<String> args = common(name, port, sets, dbUrl, user, password);
+            args.add("--orchestrator.phala.api-key=capacity-benchmark"); // the simulator takes any key
+            args.add("--simulator.enabled=false");
+            // the first node's engine is "default", which the REST API and the webapps address; this one needs
+            // another name in the same JVM (one process-engine registry), and takes jobs all the same
+            args.add("--camunda.bpm.process-engine-name=" + name.replace("-", ""));
+            args.add("--orchestrator.phala.base-url=http://127.0.0.1:" + firstPort + "/simulator/api/v1");
+            args.add("--orchestrator.health.url-template=http://127.0.0.1:" + firstPort + "/simulator/gateway/{instanceId}-{port}{path}");
+            args.add("--orchestrator.attestation.pccs-url=http://127.0.0.1:" + firstPort + "/simulator/pccs");
+            // attestation trusts the simulator's test root only where the simulator is embedded: hand this node the
+            // first node's, whose CVMs it attests
+            SimulatedTdxAuthority authority = first.context().getBean(SimulatedTdxAuthority.class);
+            return started(name, port, args, context -> context.getBeanFactory().registerSingleton("simulatedTdxAuthority", authority));
+        }
+
+        private static Node started(String name, int port, List<String> args) {
+            return started(name, port, args, context -> { });
+        }
+
+        private static Node started(String name, int port, List<String> args,
+                                    org.springframework.context.ApplicationContextInitializer<ConfigurableApplicationContext> initializer) {
+            long t0 = System.currentTimeMillis();
+            ConfigurableApplicationContext context = new SpringApplicationBuilder(OrchestratorApplication.class)
+                    .profiles("capacity").initializers(initializer).run(args.toArray(String[]::new));
+            Node node = new Node(name, port, context);
+            System.out.printf(Locale.ROOT, "%s started on port %d in %.1f s%n", name, port, (System.currentTimeMillis() - t0) / 1000.0);
+            return node;
+        }
+
+        private static List<String> common(String name, int port, int sets, String dbUrl, String user, String password) {
+            List<String> args = new ArrayList<>(List.of(
+                    "--server.port=" + port,
+                    "--spring.datasource.url=" + dbUrl,
+                    "--camunda.bpm.generic-properties.properties.hostname=" + name));
+            if (user != null) {
+                args.add("--spring.datasource.username=" + user);
+                args.add("--spring.datasource.password=" + password);
+            }
+            for (int i = 0; i < sets; i++) {
+                String p = "--orchestrator.fleet.replica-sets[" + i + "].";
+                args.addAll(List.of(
+                        p + "name=" + setName(i),
+                        p + "replicas=" + SET_SIZE,
+                        p + "workload-type=generic",
+                        p + "docker-compose=services:\n  web:\n    image: nginxdemos/hello:0.3\n",
+                        p + "update-policy.max-unavailable=1",
+                        p + "update-policy.min-ready-seconds=" + MIN_READY_SECONDS,
+                        p + "update-policy.progress-deadline-seconds=600",
+                        p + "update-policy.on-failure=PAUSE",
+                        p + "health-check.http.port=8080",
+                        p + "health-check.http.path=/health",
+                        p + "health-check.http.expect-status=200",
+                        p + "health-check.interval-seconds=" + INTERVAL,
+                        p + "health-check.timeout-seconds=" + Math.min(5, INTERVAL),
+                        p + "health-check.healthy-threshold=1",
+                        p + "health-check.unhealthy-threshold=" + UNHEALTHY_THRESHOLD,
+                        p + "approvals.before-rollout=false",
+                        p + "approvals.between-instances=false",
+                        p + "auto-healing.enabled=true",
+                        p + "auto-healing.initial-delay-seconds=2",
+                        p + "auto-healing.max-concurrent=1",
+                        p + "auto-healing.approval=none"));
+            }
+            return args;
+        }
+
+        HistoryService history() {
+            return context.getBean(ProcessEngine.class).getHistoryService();
+        }
+
+        long successfulJobs() {
+            return history().createHistoricJobLogQuery().successLog().count();
+        }
+
+        /** Successful jobs by the host name of the engine that ran them (ACT_HI_JOB_LOG.HOSTNAME_). */
+        Map<String, Long> jobsByHost() {
+            Map<String, Long> out = new LinkedHashMap<>();
+            new JdbcTemplate(context.getBean(javax.sql.DataSource.class)).query(
+                    "SELECT HOSTNAME_, COUNT(*) FROM ACT_HI_JOB_LOG WHERE JOB_STATE_ = 2 GROUP BY HOSTNAME_ ORDER BY HOSTNAME_",
+                    rs -> {
+                        out.put(rs.getString(1), rs.getLong(2));
+                    });
+            return out;
+        }
+
+        String post(String path, String json) throws IOException, InterruptedException {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8)));
+            request = json == null ? request.POST(HttpRequest.BodyPublishers.noBody())
+                    : request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+            HttpResponse<String> answer = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() >= 300) {
+                throw new IllegalStateException("POST " + path + " answered " + answer.statusCode() + ": " + answer.body());
+            }
+            return answer.body();
+        }
+
+        void awaitAll(Duration limit, java.util.concurrent.Callable<Boolean> done, String what) throws Exception {
+            long until = System.currentTimeMillis() + limit.toMillis();
+            while (!done.call()) {
+                if (System.currentTimeMillis() > until) {
+                    throw new AssertionError(name + ": waited " + limit.toSeconds() + " s for " + what);
+                }
+                Thread.sleep(1000);
+            }
+        }
+
+        @Override
+        public void close() {
+            context.close();
+        }
+    }
+
+    /** This JVM's CPU time and heap, sampled every second over a window. */
+    static final class Sampler {
+        private final long cpu0 = cpuNanos();
+        private final long t0 = System.nanoTime();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicLong heapSum = new AtomicLong();
+        private final AtomicLong heapMax = new AtomicLong();
+        private final AtomicLong samples = new AtomicLong();
+        private final Thread thread;
+
+        private Sampler() {
+            MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+            thread = new Thread(() -> {
+                while (running.get()) {
+                    long used = memory.getHeapMemoryUsage().getUsed();
+                    heapSum.addAndGet(used);
+                    heapMax.accumulateAndGet(used, Math::max);
+                    samples.incrementAndGet();
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "capacity-sampler");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        static Sampler start() {
+            return new Sampler();
+        }
+
+        Result stop() throws InterruptedException {
+            running.set(false);
+            thread.join();
+            return new Result((cpuNanos() - cpu0) / (double) (System.nanoTime() - t0),
+                    heapSum.get() / Math.max(1, samples.get()) >> 20, heapMax.get() >> 20);
+        }
+
+        record Result(double cores, long meanHeapMiB, long maxHeapMiB) {
+        }
+
+        private static long cpuNanos() {
+            return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                    ? os.getProcessCpuTime() : 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    static String setName(int i) {
+        return String.format(Locale.ROOT, "cap-%03d", i);
+    }
+
+    private static int maxUnavailable(String value) {
+        return value.endsWith("%")
+                ? Math.max(1, SET_SIZE * Integer.parseInt(value.substring(0, value.length() - 1)) / 100)
+                : Integer.parseInt(value);
+    }
+
+    private static long percentile(List<Long> values, int p) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Long> sorted = values.stream().sorted(Comparator.naturalOrder()).toList();
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - (p == 0 ? 0 : 1)));
+    }
+
+    private static int setting(String name, int fallback) {
+        String value = setting(name);
+        return value == null ? fallback : Integer.parseInt(value.trim());
+    }
+
+    private static String setting(String name) {
+        String value = System.getProperty(name.toLowerCase(Locale.ROOT).replace('_', '.'));
+        if (value == null || value.isBlank()) {
+            value = System.getenv(name);
+        }
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package com.statefulcvm.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.fleet.InstanceRegistry;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.TaskService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import javax.crypto.Cipher;
+import javax.crypto.KeyAgreement;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import javax.sql.DataSource;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.XECPublicKey;
+import java.security.spec.NamedParameterSpec;
+import java.security.spec.XECPublicKeySpec;
+import java.util.ArrayList;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An env-only rollout of webdemo over real HTTP to the embedded simulator: the envs are encrypted to the app's key
+ * before anything is stored, each CVM gets {@code PATCH /cvms/{id}/envs} in wave order (one at a time, the highest
+ * ordinal first), and what each received decrypts, with the app's private key, to exactly the variables sent. The
+ * values are in no process variable, no table and no log line; the names are in the plan and the report.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT, properties = {
+        "logging.level.com.statefulcvm=DEBUG", "logging.level.org.springframework.web=DEBUG"})
+@ActiveProfiles("e2e")
+@ExtendWith(OutputCaptureExtension.class)
+class EnvRolloutEndToEndTest {
+
+    private static final String SET = "webdemo";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The app's key pair as a CVM holds it (the KMS derives it there). The simulator's own key has no private half, so
+     * the test records this public half as the app's, as if Phala had answered it at creation.
+     */
+    private static final KeyPair APP_KEY = generate();
+    private static final String SECRET = "s3cret-" + UUID.randomUUID();
+    private static final String GREETING = "hello-" + UUID.randomUUID();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        E2eSupport.onFreePortWithDatabase(registry, "env-rollout-e2e");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    TaskService tasks;
+    @Autowired
+    HistoryService history;
+    @Autowired
+    DataSource dataSource;
+    @Autowired
+    InstanceRegistry registry;
+    @Autowired
+    RuntimeService runtime;
+
+    @Test
+    void anEnvOnlyRolloutSendsEachCvmTheEncryptedEnvInWaveOrderAndStoresNoValue(CapturedOutput output) throws Exception {
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
+        driver.awaitAllRunning(3);
+        String composeBefore = new SimulatorView(http).cvm(SET + "-0").get("compose_file").get("docker_compose_file").asText();
+        assertThat(registry.envEncryptPubkey(SET)).as("the key Phala answered when the app was created, recorded")
+                .hasValueSatisfying(key -> assertThat(key).matches("^[0-9a-f]{64}$"));
+        registry.saveEnvEncryptPubkey(SET, HexFormat.of().formatHex(raw(APP_KEY)));
+        Map<String, String> envs = new LinkedHashMap<>();
+        envs.put("DB_PASSWORD", SECRET);
+        envs.put("GREETING", GREETING);
+
+        ResponseEntity<String> preview = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts/plan",
+                RolloutDriver.json(Map.of("envs", envs)), String.class);
+        assertThat(preview.getStatusCode()).isEqualTo(HttpStatus.OK);
+        JsonNode plan = JSON.readTree(preview.getBody());
+        assertThat(plan.get("envChange").get("keys")).hasToString("[\"DB_PASSWORD\",\"GREETING\"]");
+        assertThat(plan.get("actions").get(0).get("reason").asText())
+                .isEqualTo("env change (DB_PASSWORD, GREETING): the environment is replaced in full, compose unchanged");
+        assertThat(preview.getBody()).doesNotContain(SECRET).doesNotContain(GREETING);
+
+        long since = new SimulatorView(http).lastEventSeq();
+        // a deadline no loaded test machine misses: the point here is the env, not the halt
+        ResponseEntity<String> created = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                RolloutDriver.json(Map.of("envs", envs, "updatePolicy", Map.of("progressDeadlineSeconds", 300))), String.class);
+        assertThat(created.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+        String pid = JSON.readTree(created.getBody()).get("processInstanceId").asText();
+        driver.approve(pid);
+        awaitCompleted(pid);
+
+        // wave order, one CVM down at a time
+        List<JsonNode> events = new SimulatorView(http).eventsSince(since);
+        assertThat(SimulatorView.firstUpdateOrder(events)).containsExactly(SET + "-2", SET + "-1", SET + "-0");
+        assertThat(SimulatorView.maxUnavailable(events)).isEqualTo(1);
+
+        // each CVM received the env through the env endpoint, in that order, and it opens to exactly what was sent
+        List<JsonNode> envUpdates = envRevisions();
+        assertThat(envUpdates).extracting(r -> slotOf(r.get("vm_uuid").asText()))
+                .containsExactly(SET + "-2", SET + "-1", SET + "-0");
+        for (JsonNode revision : envUpdates) {
+            String encrypted = revisionDetail(revision.get("revision_id").asText()).get("encrypted_env").asText();
+            assertThat(encrypted).matches("^[0-9a-f]+$").doesNotContain(HexFormat.of().formatHex(SECRET.getBytes(StandardCharsets.UTF_8)));
+            assertThat(decrypt(encrypted)).isEqualTo("{\"env\":[{\"key\":\"DB_PASSWORD\",\"value\":\"" + SECRET
+                    + "\"},{\"key\":\"GREETING\",\"value\":\"" + GREETING + "\"}]}");
+        }
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            JsonNode cvm = new SimulatorView(http).cvm(SET + "-" + ordinal);
+            assertThat(cvm.get("compose_file").get("docker_compose_file").asText()).as("compose untouched").isEqualTo(composeBefore);
+            assertThat(cvm.get("compose_file").get("allowed_envs")).hasToString("[\"DB_PASSWORD\",\"GREETING\"]");
+            assertThat(cvm.get("status").asText()).isEqualTo("running");
+        }
+
+        // the report names the keys; no value is in a process variable, a table or a log line
+        String report = driver.admin().getForObject("/api/rollouts/" + pid, String.class);
+        assertThat(JSON.readTree(report).get("envKeys").asText()).isEqualTo("DB_PASSWORD,GREETING");
+        assertThat(report).doesNotContain(SECRET).doesNotContain(GREETING);
+        assertThat(history.createHistoricVariableInstanceQuery().list()).isNotEmpty().allSatisfy(v ->
+                assertThat(String.valueOf(v.getValue())).doesNotContain(SECRET).doesNotContain(GREETING));
+        DatabaseScan.Scan scan = DatabaseScan.scan(dataSource, List.of(SECRET, GREETING, "DB_PASSWORD"));
+        assertThat(scan.tablesContaining("DB_PASSWORD")).as("the scan finds what is stored: the names").contains("ACT_HI_VARINST");
+        assertThat(scan.tablesContaining(SECRET)).isEmpty();
+        assertThat(scan.tablesContaining(GREETING)).isEmpty();
+        // with Spring MVC at DEBUG (it would log request bodies but for application.yaml's pins), and ours at DEBUG;
+        // the only lines allowed to hold a value are the test's own HTTP client's, on the test's thread
+        String log = output.getAll();
+        assertThat(log).contains("Requested env update of webdemo-2").contains("DispatcherServlet");
+        assertThat(log.lines().filter(line -> line.contains(SECRET) || line.contains(GREETING))
+                .filter(line -> !(line.contains("[           main]")
+                        && (line.contains("o.s.web.client.RestTemplate") || line.contains("org.springframework.web.HttpLogging"))))
+                .toList()).as("application log lines holding an env value").isEmpty();
+    }
+
+    @Test
+    void badEnvsAreRefusedNamingTheVariableAndNeverEchoingAValue() throws Exception {
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
+        ResponseEntity<String> badName = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                RolloutDriver.json(Map.of("envs", Map.of("1BAD", SECRET))), String.class);
+        assertThat(badName.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(badName.getBody()).contains("envs.1BAD").doesNotContain(SECRET);
+        ResponseEntity<String> notAString = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                RolloutDriver.json(Map.of("envs", Map.of("TOKEN", Map.of("nested", SECRET)))), String.class);
+        assertThat(notAString.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(notAString.getBody()).contains("envs.TOKEN: must be a string").doesNotContain(SECRET);
+        ResponseEntity<String> empty = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                RolloutDriver.json(Map.of("envs", Map.of())), String.class);
+        assertThat(empty.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(empty.getBody()).contains("envs: must be a non-empty JSON object");
+    }
+
+    // --- helpers -----------------------------------------------------------------------------------------------
+
+    /** Generous: this machine's CPUs are shared; on timeout it says where the rollout stands. */
+    private void awaitCompleted(String pid) {
+        try {
+            await().atMost(Duration.ofMinutes(5)).until(() -> history.createHistoricProcessInstanceQuery()
+                    .processInstanceId(pid).finished().count() == 1);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("the rollout did not end; it is at " + runtime.getActivityInstance(pid)
+                    + ", stages " + runtime.createVariableInstanceQuery().variableName("stage").list().stream()
+                    .map(v -> v.getValue()).toList()
+                    + ", incidents " + runtime.createIncidentQuery().list().stream().map(i -> i.getIncidentMessage()).toList(), e);
+        }
+        assertThat(history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult().getEndActivityId())
+                .isEqualTo("EndEvent_RolloutCompleted");
+    }
+
+    private JsonNode phala(String path) throws Exception {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set("X-API-Key", "test-key");
+        ResponseEntity<String> response = http.exchange("/simulator/api/v1" + path, HttpMethod.GET, new HttpEntity<>(headers), String.class);
+        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+        return JSON.readTree(response.getBody());
+    }
+
+    private String appId() throws Exception {
+        return new SimulatorView(http).cvm(SET + "-0").get("app_id").asText().replaceFirst("^app_", "");
+    }
+
+    /** The app's update_env revisions, oldest first. */
+    private List<JsonNode> envRevisions() throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        phala("/apps/" + appId() + "/revisions?page_size=100").get("revisions").forEach(r -> {
+            if ("update_env".equals(r.get("operation_type").asText())) {
+                out.add(0, r);
+            }
+        });
+        return out;
+    }
+
+    private JsonNode revisionDetail(String revisionId) throws Exception {
+        return phala("/apps/" + appId() + "/revisions/" + revisionId);
+    }
+
+    private String slotOf(String vmUuid) {
+        try {
+            for (int ordinal = 0; ordinal < 3; ordinal++) {
+                if (vmUuid.equals(new SimulatorView(http).cvm(SET + "-" + ordinal).get("vm_uuid").asText())) {
+                    return SET + "-" + ordinal;
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return vmUuid;
+    }
+
+    /** What the CVM does with {@code encrypted_env}: X25519 with the sender's ephemeral key, then AES-256-GCM. */
+    private static String decrypt(String hex) throws Exception {
+        byte[] blob = HexFormat.of().parseHex(hex);
+        KeyAgreement agreement = KeyAgreement.getInstance("X25519");
+        agreement.init(APP_KEY.getPrivate());
+        agreement.doPhase(publicKey(Arrays.copyOfRange(blob, 0, 32)), true);
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(agreement.generateSecret(), "AES"),
+                new GCMParameterSpec(128, Arrays.copyOfRange(blob, 32, 44)));
+        return new String(cipher.doFinal(Arrays.copyOfRange(blob, 44, blob.length)), StandardCharsets.UTF_8);
+    }
+
+    private static java.security.PublicKey publicKey(byte[] littleEndian) throws Exception {
+        byte[] bigEndian = new byte[32];
+        for (int i = 0; i < 32; i++) {
+            bigEndian[i] = littleEndian[31 - i];
+        }
+        return KeyFactory.getInstance("X25519").generatePublic(new XECPublicKeySpec(NamedParameterSpec.X25519, new BigInteger(1, bigEndian)));
+    }
+
+    private static byte[] raw(KeyPair pair) {
+        byte[] bigEndian = ((XECPublicKey) pair.getPublic()).getU().toByteArray();
+        byte[] raw = new byte[32];
+        for (int i = 0; i < Math.min(32, bigEndian.length); i++) {
+            raw[i] = bigEndian[bigEndian.length - 1 - i];
+        }
+        return raw;
+    }
+
+    private static KeyPair generate() {
+        try {
+            return KeyPairGenerator.getInstance("X25519").generateKeyPair();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
