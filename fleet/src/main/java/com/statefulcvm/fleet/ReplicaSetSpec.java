@@ -8,6 +8,7 @@ import java.util.Optional;
 import com.statefulcvm.fleet.failover.Failover;
 import com.statefulcvm.fleet.healing.AutoHealing;
 import com.statefulcvm.fleet.hooks.Hooks;
+import com.statefulcvm.fleet.lightsout.LightsOut;
 import com.statefulcvm.fleet.scaling.Scaling;
 
 /**
@@ -36,6 +37,7 @@ public class ReplicaSetSpec {
     private AutoHealing autoHealing = new AutoHealing();
     private Failover failover = new Failover();
     private Scaling scaling = new Scaling();
+    private LightsOut lightsOut = new LightsOut();
     /** Per-slot overrides (labels, instance type, disk size, node placement), by ordinal: docs/fleet.md. */
     private List<InstanceOverride> instances = new ArrayList<>();
     /**
@@ -71,6 +73,7 @@ public class ReplicaSetSpec {
         copy.autoHealing = autoHealing;
         copy.failover = failover;
         copy.scaling = scaling;
+        copy.lightsOut = lightsOut;
         copy.instances = instances;
         copy.envEncryptPublicKey = envEncryptPublicKey;
         return copy;
@@ -125,6 +128,8 @@ public class ReplicaSetSpec {
     public void setFailover(Failover failover) { this.failover = failover; }
     public Scaling getScaling() { return scaling; }
     public void setScaling(Scaling scaling) { this.scaling = scaling; }
+    public LightsOut getLightsOut() { return lightsOut; }
+    public void setLightsOut(LightsOut lightsOut) { this.lightsOut = lightsOut; }
     public RoleProbe getRoleProbe() { return roleProbe; }
     public void setRoleProbe(RoleProbe roleProbe) { this.roleProbe = roleProbe; }
 

@@ -36,6 +36,15 @@ final class SimulatorView {
         return cvm;
     }
 
+    /** Stops the CVM through the simulator's Phala API, as a power loss or an operator would ({@code POST .../stop}). */
+    void stop(String name) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set("X-API-Key", "test-key");
+        ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name + "/stop", HttpMethod.POST,
+                new HttpEntity<>(headers), String.class);
+        assertThat(response.getStatusCode().is2xxSuccessful()).as("stop " + name + ": " + response.getBody()).isTrue();
+    }
+
     /** The CVM as the simulator's Phala API shows it, or null when it has none of that name (404). */
     JsonNode cvmOrNull(String name) throws Exception {
         HttpHeaders headers = new HttpHeaders();

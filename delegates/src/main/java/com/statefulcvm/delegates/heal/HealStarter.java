@@ -36,6 +36,7 @@ public class HealStarter {
     private static final Logger log = LoggerFactory.getLogger(HealStarter.class);
     private static final String ROLLOUT_PROCESS = RolloutVariables.PROCESS_KEY;
     private static final String SCALE_PROCESS = com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY;
+    private static final String LIGHTS_OUT_PROCESS = com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY;
 
     private final RuntimeService runtime;
 
@@ -76,10 +77,11 @@ public class HealStarter {
      * current wave's slots) and the per-slot loop's element variable {@code slot}, in every running rollout instance
      * whose business key is the set's name (an automatic rollback, a called rollout, has the same key). A rollout
      * still being planned or waiting for its approval works on no slot yet. A running scale of the set (scale.bpmn, the
-     * same business key) holds the slot it is adding or removing, by its per-slot loop's {@code slot}, in the same way.
+     * same business key) holds the slot it is adding or removing, by its per-slot loop's {@code slot}, in the same way; a
+     * running lights-out recovery holds every slot of the set (its {@code wave} lists them all).
      */
     public Map<String, String> claims(String replicaSet) {
-        List<ProcessInstance> rollouts = runtime.createProcessInstanceQuery().processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS)
+        List<ProcessInstance> rollouts = runtime.createProcessInstanceQuery().processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS)
                 .processInstanceBusinessKey(replicaSet).list();
         if (rollouts.isEmpty()) {
             return Map.of();

@@ -11,7 +11,7 @@ public final class TaskDecisionRefused {
     private TaskDecisionRefused() {
     }
 
-    static FormFieldValidationException because(String field, String reason) {
+    public static FormFieldValidationException because(String field, String reason) {
         return new FormFieldValidationException(field, MARKER + reason);
     }
 }

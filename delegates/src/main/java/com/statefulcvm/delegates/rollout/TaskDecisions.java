@@ -23,7 +23,7 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISIONS;
  * and one entry in the process instance's {@code decisions} list. The user is the engine's authenticated user of the
  * completing call (REST, Tasklist or our API all authenticate), never a variable the caller could submit.
  */
-final class TaskDecisions {
+public final class TaskDecisions {
 
     static final String UNKNOWN = "unknown";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -31,7 +31,7 @@ final class TaskDecisions {
     private TaskDecisions() {
     }
 
-    static void record(DelegateTask task, String decision) {
+    public static void record(DelegateTask task, String decision) {
         String by = authenticatedUser(task);
         String at = ClockUtil.getCurrentTime().toInstant().toString();
         task.setVariableLocal(APPROVED_BY, by);

@@ -83,6 +83,11 @@ class FailoverController {
             throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale + " of replica set '" + name
                     + "' is running; stop it first (its drain and leave steps move leadership too)", Map.of("processInstanceId", scale));
         }
+        String lightsOut = running.of(com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY, name).orElse(null);
+        if (lightsOut != null) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut + " of replica set '" + name
+                    + "' is running; it chooses the leader itself", Map.of("processInstanceId", lightsOut));
+        }
         String user = access.callerId();
         Map<String, Object> variables = new HashMap<>();
         variables.put(FailoverVariables.REPLICA_SET, name);

@@ -64,6 +64,11 @@ class RolloutStarter {
                 throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale.get() + " of '" + spec.getName()
                         + "' is running; roll out once it has ended", Map.of("processInstanceId", scale.get()));
             }
+            Optional<String> lightsOut = running.of(com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY, spec.getName());
+            if (lightsOut.isPresent()) {
+                throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut.get() + " of '" + spec.getName()
+                        + "' is running; roll out once it has ended", Map.of("processInstanceId", lightsOut.get()));
+            }
             Map<String, Object> variables = new HashMap<>();
             variables.put(RolloutVariables.REPLICA_SET, spec.getName());
             variables.put(RolloutVariables.TARGET_COMPOSE, ComposeValue.of(start.dockerCompose()));

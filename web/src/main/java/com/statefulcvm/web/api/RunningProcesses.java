@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.heal.HealVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -29,5 +30,12 @@ class RunningProcesses {
         return configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
                 () -> runtime.createProcessInstanceQuery().processDefinitionKey(processKey).processInstanceBusinessKey(set)
                         .list().stream().map(ProcessInstance::getId).findFirst()));
+    }
+
+    /** The id of a running heal of one of the set's instances (business key {@code <set>/<ordinal>}), if any. */
+    Optional<String> healOf(String set) {
+        return configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
+                () -> runtime.createProcessInstanceQuery().processDefinitionKey(HealVariables.HEAL_PROCESS)
+                        .processInstanceBusinessKeyLike(set + "/%").list().stream().map(ProcessInstance::getId).findFirst()));
     }
 }

@@ -2,15 +2,12 @@ package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.failover.FailoverVariables;
-import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.scale.ScalePlanning;
 import com.statefulcvm.delegates.scale.ScaleVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
-import org.camunda.bpm.engine.RuntimeService;
-import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -32,15 +29,11 @@ class ScaleStartChecks {
     private final ScalePlanning planning;
     private final RunningProcesses running;
     private final RepositoryService repository;
-    private final RuntimeService runtime;
-    private final ProcessEngineConfigurationImpl configuration;
 
     ScaleStartChecks(ScalePlanning planning, RunningProcesses running, ProcessEngine engine) {
         this.planning = planning;
         this.running = running;
         this.repository = engine.getRepositoryService();
-        this.runtime = engine.getRuntimeService();
-        this.configuration = (ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration();
     }
 
     record Request(int replicas, String reason) {
@@ -69,9 +62,8 @@ class ScaleStartChecks {
         conflict(ScaleVariables.PROCESS_KEY, set, "a scale of replica set '" + set + "' is already running");
         conflict(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; scale it once the rollout has ended");
         conflict(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; scale it once it has ended");
-        Optional<String> heal = configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
-                () -> runtime.createProcessInstanceQuery().processDefinitionKey(HealVariables.HEAL_PROCESS)
-                        .processInstanceBusinessKeyLike(set + "/%").list().stream().map(ProcessInstance::getId).findFirst()));
+        conflict(LightsOutVariables.PROCESS_KEY, set, "lights-out recovery %s of replica set '" + set + "' is running; scale it once it has ended");
+        Optional<String> heal = running.healOf(set);
         if (heal.isPresent()) {
             throw new ApiProblem(HttpStatus.CONFLICT, "heal " + heal.get() + " of an instance of replica set '" + set
                     + "' is running; scale it once the heal has ended", Map.of("processInstanceId", heal.get()));

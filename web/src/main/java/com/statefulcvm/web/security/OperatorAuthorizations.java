@@ -41,7 +41,7 @@ import java.util.TreeSet;
  * <p>On the process definitions of our procedures (every process of the BPMN files under {@code processes/} on the
  * classpath: rollout, run-hook, attest-instance, drain-/rejoin- of every type, ...; and the drain-/rejoin- procedures
  * of the types named in {@code orchestrator.workload-types}, deployed another way): read the definition, its
- * instances, their history, and read, claim and complete their tasks. On {@code rollout}, {@code heal}, {@code failover} and {@code scale} only: start
+ * instances, their history, and read, claim and complete their tasks. On {@code rollout}, {@code heal}, {@code failover}, {@code scale} and {@code lights-out-recovery} only: start
  * instances and update them (pause, resume and abort are messages to the instance). Call
  * activities start the called procedures inside the engine, without a check of their own, so no operator needs to
  * start {@code run-hook} or a drain directly. Plus: create process instances (the engine asks for both), read the
@@ -56,7 +56,7 @@ public class OperatorAuthorizations implements InitializingBean {
      * What an operator starts and controls directly: rollouts, heals on request (POST .../instances/{n}/heal), failovers
      * (POST .../failover) and scales (POST .../scale).
      */
-    static final Set<String> STARTED_BY_OPERATORS = Set.of(ROLLOUT, "heal", "failover", "scale");
+    static final Set<String> STARTED_BY_OPERATORS = Set.of(ROLLOUT, "heal", "failover", "scale", "lights-out-recovery");
     private static final String PROCEDURES = "classpath*:processes/**/*.bpmn";
     private static final String ALL_TASKS_FILTER = "All tasks";
     private static final Logger log = LoggerFactory.getLogger(OperatorAuthorizations.class);

@@ -1,0 +1,54 @@
+package com.statefulcvm.delegates.hooks;
+
+import com.statefulcvm.connectors.workload.SequenceEndpoint;
+import com.statefulcvm.connectors.workload.WorkloadApiException;
+import com.statefulcvm.connectors.workload.patroni.PatroniStatus;
+import com.statefulcvm.fleet.lightsout.LightsOut;
+import com.statefulcvm.fleet.failover.Lsn;
+import org.camunda.bpm.engine.delegate.BpmnError;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.springframework.stereotype.Component;
+
+/**
+ * sequence-patroni: "Read the member's WAL position": Patroni's {@code GET /patroni} {@code xlog} fields: a replica's
+ * last received or replayed LSN (whichever is further), a primary's current location. A member whose PostgreSQL does
+ * not run yet has no position: asked again until the recovery's sequence timeout. While the compose holds Patroni back
+ * (lights-out.release-path set) and Patroni does not answer, the compose's sequence endpoint answers the LSN read from
+ * the data directory (pg_controldata: the latest checkpoint, or the minimum recovery point of a replica).
+ */
+@Component("readPatroniWalPosition")
+public class ReadPatroniWalPosition extends HookStep {
+
+    @Override
+    protected Answer run(HookContext context, DelegateExecution execution) {
+        if (context.cvm().isEmpty()) {
+            throw new BpmnError(HOOK_FAILED, context.slot() + " has no CVM");
+        }
+        PatroniStatus status;
+        try {
+            status = context.patroni().status();
+        } catch (WorkloadApiException notRunning) {
+            LightsOut lightsOut = context.spec().getLightsOut();
+            if (!lightsOut.holdsBack() || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
+                throw notRunning;
+            }
+            // held back: Patroni does not run yet; the compose reads the data directory (timeline, checkpoint LSN)
+            int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
+            long lsn = new SequenceEndpoint(context.http("sequence endpoint", port)).read(lightsOut.getSequencePath());
+            return SequenceAnswer.of(execution, lsn, "WAL " + Lsn.of(lsn) + " from the data directory (compose's "
+                    + lightsOut.getSequencePath() + "; Patroni held back)");
+        }
+        PatroniStatus.Wal wal = status.wal();
+        long position = wal == null ? -1 : Math.max(value(wal.location()), Math.max(value(wal.receivedLocation()), value(wal.replayedLocation())));
+        if (position < 0) {
+            return Answer.notYet("waiting for " + context.slot() + "'s PostgreSQL to report its WAL position (state "
+                    + status.state() + ")");
+        }
+        return SequenceAnswer.of(execution, position, "WAL " + Lsn.of(position) + " as " + status.role()
+                + (status.timeline() == null ? "" : ", timeline " + status.timeline()));
+    }
+
+    private static long value(Long lsn) {
+        return lsn == null ? -1 : lsn;
+    }
+}

@@ -1,0 +1,47 @@
+package com.statefulcvm.delegates.lightsout;
+
+import com.statefulcvm.fleet.lightsout.SequenceNumbers;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.springframework.stereotype.Component;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
+import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+
+/**
+ * "Choose the seed": the replica with the largest sequence number ({@link SequenceNumbers}). An operator decides in
+ * Tasklist when the set's lights-out.approval says so, when a replica did not answer (its data may be the most recent:
+ * only a person can say whether to wait for it), or when none answered (there is nothing to choose from).
+ */
+@Component("chooseLightsOutSeed")
+public class ChooseLightsOutSeed implements JavaDelegate {
+
+    @Override
+    public void execute(DelegateExecution execution) {
+        SequenceNumbers numbers = numbers(execution);
+        String seed = numbers.seed().orElse(null);
+        boolean decide = Boolean.TRUE.equals(execution.getVariable(APPROVAL_REQUIRED)) || !numbers.unanswered().isEmpty() || seed == null;
+        execution.setVariable(CHOSEN_SEED, seed);
+        execution.setVariable(SEED, seed);
+        execution.setVariable(SEED_OVERRIDDEN, false);
+        execution.setVariable(FOLLOWERS, seed == null ? new ArrayList<String>() : new ArrayList<>(numbers.followersOf(seed)));
+        execution.setVariable(NEEDS_DECISION, decide);
+        execution.setVariable(SEQUENCE_REPORT, numbers.report());
+        execution.setVariable(STAGE, (seed == null ? "no replica answered its sequence number" : "seed: " + seed)
+                + (decide ? "; waiting for an operator's decision" : "") + "\n" + numbers.report());
+    }
+
+    @SuppressWarnings("unchecked")
+    static SequenceNumbers numbers(DelegateExecution execution) {
+        List<String> slots = new ArrayList<>();
+        ((List<Object>) execution.getVariable(ALL_SLOTS)).forEach(s -> slots.add(String.valueOf(s)));
+        Map<String, Long> answered = RecordSequenceNumber.map(execution, SEQUENCE_NUMBERS);
+        Map<String, String> sources = RecordSequenceNumber.map(execution, SEQUENCE_SOURCES);
+        Map<String, String> unanswered = RecordSequenceNumber.map(execution, UNANSWERED);
+        return new SequenceNumbers(slots, answered, sources, unanswered);
+    }
+}

@@ -1,0 +1,63 @@
+package com.statefulcvm.delegates.lightsout;
+
+/** Names of the lights-out recovery process and its variables, shared by the delegates, the REST API and the tests. */
+public final class LightsOutVariables {
+
+    public static final String PROCESS_KEY = "lights-out-recovery";
+
+    // --- in
+    public static final String REPLICA_SET = "replicaSet";
+    public static final String REQUESTED_BY = "requestedBy";
+    /** Why, in words: {@code requested by <user>[: <reason>]}. */
+    public static final String LIGHTS_OUT_REASON = "lightsOutReason";
+
+    // --- set by "Plan the recovery"
+    /** Empty when the recovery can go on; else why not (the procedure ends at Refused). */
+    public static final String REFUSAL = "lightsOutRefusal";
+    /** Every slot of the set, lowest ordinal first. */
+    public static final String ALL_SLOTS = "lightsOutSlots";
+    /** lights-out.approval: an operator confirms or overrides the seed even when every replica answered. */
+    public static final String APPROVAL_REQUIRED = "lightsOutApproval";
+    public static final String SEQUENCE_TIMEOUT = "sequenceTimeout";
+    public static final String SEED_TIMEOUT = "seedTimeout";
+    /** slot to the instance_id the registry knew for it: a CVM with another one has lost its data and identity. */
+    public static final String KNOWN_INSTANCE_IDS = "knownInstanceIds";
+
+    // --- per slot
+    /** Out of sequence-&lt;type&gt;: the replica's number. */
+    public static final String SEQUENCE_NUMBER = "sequenceNumber";
+    /** Out of sequence-&lt;type&gt;: what the number is, in words. */
+    public static final String SEQUENCE_SOURCE = "sequenceSource";
+    /** Why the replica has no number (the procedure failed, or did not answer in time). */
+    public static final String SEQUENCE_ERROR = "sequenceError";
+
+    // --- collected
+    /** slot to number (answered replicas only). */
+    public static final String SEQUENCE_NUMBERS = "sequenceNumbers";
+    public static final String SEQUENCE_SOURCES = "sequenceSources";
+    /** slot to why it did not answer: reported, never guessed. */
+    public static final String UNANSWERED = "unansweredReplicas";
+    /** The numbers in words, one line per replica: what the operator's form shows. */
+    public static final String SEQUENCE_REPORT = "sequenceReport";
+
+    // --- the seed
+    /** The replica the numbers chose (the largest); empty when none answered. */
+    public static final String CHOSEN_SEED = "chosenSeed";
+    /** The replica that is seeded: the chosen one, or the operator's choice. */
+    public static final String SEED = "seed";
+    /** The operator must decide: approval is on, a replica did not answer, or none did. */
+    public static final String NEEDS_DECISION = "seedDecisionNeeded";
+    public static final String SEED_OVERRIDDEN = "seedOverridden";
+    /** The other slots, lowest ordinal first: they join as followers one at a time. */
+    public static final String FOLLOWERS = "followers";
+    /** Followers that did not join within lights-out.seed-timeout: slot to why. */
+    public static final String FOLLOWERS_NOT_JOINED = "followersNotJoined";
+
+    // --- out
+    /** recovered, recovered-partly, rejected, seed-failed or refused. */
+    public static final String RESULT = "lightsOutResult";
+    public static final String OUTCOME = "outcome";
+
+    private LightsOutVariables() {
+    }
+}

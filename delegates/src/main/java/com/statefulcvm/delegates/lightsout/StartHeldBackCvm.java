@@ -1,0 +1,71 @@
+package com.statefulcvm.delegates.lightsout;
+
+import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.SlotConditions;
+import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.fleet.ConditionType;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.springframework.stereotype.Component;
+
+import java.util.Optional;
+
+import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_RUNNING;
+import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+
+/**
+ * "Start the CVM with its workload held back": a stopped CVM of the slot is started again, on its own disk and
+ * compose (nothing is created or updated: a lights-out recovery brings back what was there). Holding the workload
+ * back is the compose's part (docs/lights-out.md): it answers its sequence number and does not serve until it is
+ * released as the seed or joins as a follower. Polled until the CVM runs; decided from what Phala shows, and the start
+ * request is remembered, so a job that runs again starts nothing twice. A slot without a CVM has nothing to start:
+ * it is reported when its sequence number is asked for.
+ */
+@Component("startHeldBackCvm")
+public class StartHeldBackCvm implements JavaDelegate {
+
+    static final String START_REQUESTED = "startRequested";
+    static final String CVM_MISSING = "cvmMissing";
+
+    private final SlotReader slots;
+    private final PhalaCloudClient phala;
+    private final SlotConditions conditions;
+
+    public StartHeldBackCvm(SlotReader slots, PhalaCloudClient phala, SlotConditions conditions) {
+        this.slots = slots;
+        this.phala = phala;
+        this.conditions = conditions;
+    }
+
+    @Override
+    public void execute(DelegateExecution execution) {
+        ReplicaSetSpec spec = slots.spec(execution);
+        String slot = slots.slot(execution);
+        Optional<CvmInfo> found = slots.find(spec, slot).filter(c -> !"deleting".equals(c.status()));
+        boolean running = false;
+        String stage;
+        if (found.isEmpty()) {
+            stage = slot + " has no CVM: nothing to start, no sequence number to ask";
+        } else {
+            CvmInfo cvm = found.get();
+            if (cvm.isRunning() && cvm.isSettled()) {
+                running = true;
+                stage = "CVM " + slot + " runs (instance " + cvm.instanceId() + ")";
+            } else if (!cvm.isSettled() || cvm.isRunning()) {
+                stage = "waiting for CVM " + slot + ": status " + cvm.status();
+            } else if (Boolean.TRUE.equals(execution.getVariable(START_REQUESTED))) {
+                stage = "start of " + slot + " requested; it is " + cvm.status();
+            } else {
+                phala.start(cvm.id());
+                execution.setVariable(START_REQUESTED, true);
+                stage = "start of " + slot + " requested (it was " + cvm.status() + "; disk and instance " + cvm.instanceId() + " kept)";
+            }
+            conditions.set(spec, slot, ConditionType.Running, running, "lights-out recovery: " + stage);
+        }
+        execution.setVariable(CVM_MISSING, found.isEmpty());
+        execution.setVariable(CVM_RUNNING, running);
+        execution.setVariable(STAGE, stage);
+    }
+}

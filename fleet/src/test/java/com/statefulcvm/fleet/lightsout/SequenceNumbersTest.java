@@ -1,0 +1,37 @@
+package com.statefulcvm.fleet.lightsout;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SequenceNumbersTest {
+
+    private static final List<String> SLOTS = List.of("kv-0", "kv-1", "kv-2");
+
+    @Test
+    void theLargestNumberIsTheSeedAndTheOthersFollowInOrdinalOrder() {
+        SequenceNumbers numbers = new SequenceNumbers(SLOTS, Map.of("kv-0", 10L, "kv-1", 30L, "kv-2", 20L),
+                Map.of("kv-1", "raft index 30"), Map.of());
+        assertThat(numbers.seed()).contains("kv-1");
+        assertThat(numbers.followersOf("kv-1")).containsExactly("kv-0", "kv-2");
+        assertThat(numbers.report()).isEqualTo("kv-0: 10\nkv-1: 30 (raft index 30) <- largest: the seed\nkv-2: 20");
+    }
+
+    @Test
+    void equalNumbersChooseTheLowestOrdinal() {
+        assertThat(new SequenceNumbers(SLOTS, Map.of("kv-2", 7L, "kv-1", 7L), Map.of(), Map.of()).seed()).contains("kv-1");
+    }
+
+    @Test
+    void aReplicaThatDidNotAnswerIsReportedAndNeverChosen() {
+        SequenceNumbers numbers = new SequenceNumbers(SLOTS, Map.of("kv-0", 5L), Map.of(),
+                Map.of("kv-1", "answered 'n/a', not an integer", "kv-2", "did not answer within PT5S"));
+        assertThat(numbers.seed()).contains("kv-0");
+        assertThat(numbers.report()).contains("kv-1: NO ANSWER: answered 'n/a', not an integer")
+                .contains("kv-2: NO ANSWER: did not answer within PT5S");
+        assertThat(new SequenceNumbers(SLOTS, Map.of(), Map.of(), Map.of("kv-0", "x")).seed()).isEmpty();
+    }
+}

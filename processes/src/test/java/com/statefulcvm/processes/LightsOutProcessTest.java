@@ -1,0 +1,302 @@
+package com.statefulcvm.processes;
+
+import org.camunda.bpm.engine.delegate.BpmnError;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.camunda.bpm.engine.delegate.TaskListener;
+import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.engine.test.Deployment;
+import org.camunda.bpm.engine.test.junit5.ProcessEngineExtension;
+import org.camunda.bpm.engine.test.mock.Mocks;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.init;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.runtimeService;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskService;
+
+/**
+ * Every path of lights-out-recovery.bpmn with sequence-generic.bpmn and rejoin-generic.bpmn, their delegates replaced
+ * by stand-ins: every CVM started, every replica asked, the largest number seeds and the others follow in ordinal
+ * order; the operator's approval and override; a replica that cannot answer, or does not answer in time, is reported
+ * and forces a decision; a rejection seeds nothing; a seed that is not admitted seeds nothing; a follower that is not
+ * admitted is reported while the others still join; a refused start.
+ */
+@Deployment(resources = {"processes/lights-out-recovery.bpmn", "processes/sequence-generic.bpmn", "processes/attest-instance.bpmn",
+        "processes/run-hook.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-lights-out.form",
+        "processes/start-lights-out.form", "processes/hook-failed.form"})
+class LightsOutProcessTest {
+
+    @RegisterExtension
+    static ProcessEngineExtension extension = ProcessEngineExtension.builder().useProcessEngine(TestEngine.get()).build();
+
+    private static final List<String> SLOTS = List.of("kv-0", "kv-1", "kv-2");
+    private final DueJobs jobs = new DueJobs(Set.of("BoundaryEvent_StartTimedOut", "BoundaryEvent_NoAnswerInTime",
+            "BoundaryEvent_SeedTimedOut", "BoundaryEvent_FollowerTimedOut", "BoundaryEvent_HookTimedOut"));
+
+    // what the stand-ins answer
+    private String refusal = "";
+    private boolean approval = false;
+    private final Map<String, Object> numbers = new HashMap<>(Map.of("kv-0", 100L, "kv-1", 300L, "kv-2", 200L));
+    private Set<String> notAdmitted = Set.of();
+    private boolean slowRelease = false;
+    private final List<String> steps = new ArrayList<>();
+
+    @BeforeEach
+    void standIns() {
+        init(extension.getProcessEngine());
+        Mocks.register("planLightsOut", (JavaDelegate) ex -> {
+            steps.add("plan");
+            ex.setVariable("lightsOutRefusal", refusal);
+            ex.setVariable("lightsOutSlots", new ArrayList<>(SLOTS));
+            ex.setVariable("wave", new ArrayList<>(SLOTS));
+            ex.setVariable("knownInstanceIds", new HashMap<>(Map.of("kv-0", "i-0", "kv-1", "i-1", "kv-2", "i-2")));
+            ex.setVariable("lightsOutApproval", approval);
+            ex.setVariable("sequenceTimeout", "PT30S");
+            ex.setVariable("seedTimeout", "PT60S");
+            ex.setVariable("sequenceNumbers", new LinkedHashMap<String, Long>());
+            ex.setVariable("unansweredReplicas", new LinkedHashMap<String, String>());
+            ex.setVariable("followersNotJoined", new LinkedHashMap<String, String>());
+            ex.setVariable("allowedComposeHashes", new ArrayList<>(List.of("aa")));
+            ex.setVariable("workloadType", "generic");
+            ex.setVariable("hookTimeout", "PT30S");
+            ex.setVariable("hookPollInterval", "PT1S");
+            ex.setVariable("hookDefaultResult", "ABANDON");
+            ex.setVariable("cvmPollInterval", "PT1S");
+            ex.setVariable("healthProbeInterval", "PT1S");
+        });
+        Mocks.register("startHeldBackCvm", (JavaDelegate) ex -> {
+            String slot = (String) ex.getVariable("slot");
+            boolean again = steps.contains("start:" + slot);
+            steps.add("start:" + slot);
+            ex.setVariable("cvmMissing", false);
+            ex.setVariable("cvmRunning", again);
+        });
+        Mocks.register("readSequenceEndpoint", (JavaDelegate) ex -> {
+            String slot = (String) ex.getVariable("slot");
+            steps.add("ask:" + slot);
+            Object answer = numbers.get(slot);
+            if (answer instanceof String failure) {
+                throw new BpmnError("HOOK_FAILED", failure);
+            }
+            ex.setVariable("hookReady", answer != null);
+            if (answer != null) {
+                ex.setVariable("sequenceNumber", answer);
+                ex.setVariable("sequenceSource", "GET /sequence");
+            }
+            ex.setVariable("stage", answer == null ? "waiting: 502 no upstream" : "answered");
+            // as HookStep does: the caller's timeout says what the replica was last waiting for
+            ex.getProcessInstance().getSuperExecution().setVariable("hookStage", ex.getVariable("stage"));
+        });
+        Mocks.register("recordSequenceNumber", (JavaDelegate) ex -> {
+            String slot = (String) ex.getVariable("slot");
+            Object error = ex.getVariableLocal("sequenceError");
+            @SuppressWarnings("unchecked") Map<String, Object> answered = new LinkedHashMap<>((Map<String, Object>) ex.getVariable("sequenceNumbers"));
+            @SuppressWarnings("unchecked") Map<String, Object> unanswered = new LinkedHashMap<>((Map<String, Object>) ex.getVariable("unansweredReplicas"));
+            if (error == null) {
+                answered.put(slot, ex.getVariableLocal("sequenceNumber"));
+            } else {
+                unanswered.put(slot, error);
+            }
+            ex.setVariable("sequenceNumbers", answered);
+            ex.setVariable("unansweredReplicas", unanswered);
+            steps.add("record:" + slot + "=" + (error == null ? ex.getVariableLocal("sequenceNumber") : error));
+        });
+        Mocks.register("chooseLightsOutSeed", (JavaDelegate) ex -> {
+            @SuppressWarnings("unchecked") Map<String, Object> answered = (Map<String, Object>) ex.getVariable("sequenceNumbers");
+            @SuppressWarnings("unchecked") Map<String, Object> unanswered = (Map<String, Object>) ex.getVariable("unansweredReplicas");
+            String seed = answered.entrySet().stream().max((a, b) -> Long.compare(((Number) a.getValue()).longValue(),
+                    ((Number) b.getValue()).longValue())).map(Map.Entry::getKey).orElse(null);
+            ex.setVariable("chosenSeed", seed);
+            ex.setVariable("seed", seed);
+            ex.setVariable("seedOverridden", false);
+            ex.setVariable("followers", followersOf(seed));
+            ex.setVariable("seedDecisionNeeded", approval || !unanswered.isEmpty() || seed == null);
+            ex.setVariable("sequenceReport", "numbers " + answered + ", no answer " + unanswered);
+            steps.add("seed:" + seed);
+        });
+        Mocks.register("requireLightsOutSeed", (TaskListener) task -> {
+            if (!(task.getVariable("approved") instanceof Boolean approved)) {
+                throw new FormFieldValidationException("approved", "approved must be true or false");
+            }
+            if (approved) {
+                String seed = (String) task.getVariable("seed");
+                if (!SLOTS.contains(seed)) {
+                    throw new FormFieldValidationException("seed", "seed must be one of kv-0, kv-1, kv-2");
+                }
+                task.getExecution().setVariable("seedOverridden", !seed.equals(task.getVariable("chosenSeed")));
+                task.getExecution().setVariable("followers", followersOf(seed));
+            }
+        });
+        Mocks.register("fenceInstance", (JavaDelegate) ex -> {
+            steps.add("fence:" + ex.getVariable("slot"));
+            ex.setVariable("fenceAction", "STOP");
+        });
+        Mocks.register("attestInstance", (JavaDelegate) ex -> {
+            String slot = (String) ex.getVariable("slot");
+            steps.add("attest:" + slot + "=" + ex.getVariable("boundInstanceId"));
+            boolean admitted = !notAdmitted.contains(slot);
+            ex.setVariable("attested", admitted);
+            ex.setVariable("attestationCode", admitted ? null : "INSTANCE_MISMATCH");
+            ex.setVariable("attestationReason", admitted ? "admitted" : "INSTANCE_MISMATCH: a new instance_id");
+        });
+        Mocks.register("releaseHeldBackWorkload", (JavaDelegate) ex -> {
+            String slot = (String) ex.getVariable("slot");
+            boolean again = steps.contains("release:" + slot);
+            steps.add("release:" + slot);
+            ex.setVariable("hookReady", again || !slowRelease);
+        });
+        Mocks.register("probeHealth", (JavaDelegate) ex -> {
+            steps.add("probe:" + ex.getVariable("slot"));
+            ex.setVariable("healthGatePassed", true);
+        });
+        Mocks.register("recordFollowerNotJoined", (JavaDelegate) ex -> {
+            steps.add("not-joined:" + ex.getVariable("slot") + "=" + ex.getVariable("attestationReason"));
+            @SuppressWarnings("unchecked") Map<String, Object> notJoined = new LinkedHashMap<>((Map<String, Object>) ex.getVariable("followersNotJoined"));
+            notJoined.put((String) ex.getVariable("slot"), ex.getVariable("attestationReason"));
+            ex.setVariable("followersNotJoined", notJoined);
+        });
+        Mocks.register("recordLightsOut", (JavaDelegate) ex -> {
+            steps.add("outcome:" + ex.getVariable("lightsOutResult"));
+            ex.setVariable("outcome", ex.getVariable("lightsOutResult") + " from " + ex.getVariable("seed"));
+        });
+        Mocks.register("requireHookDecision", (TaskListener) task -> { });
+    }
+
+    private static ArrayList<String> followersOf(String seed) {
+        ArrayList<String> followers = new ArrayList<>(SLOTS);
+        followers.remove(seed);
+        return seed == null ? new ArrayList<>() : followers;
+    }
+
+    @AfterEach
+    void reset() {
+        Mocks.reset();
+    }
+
+    private ProcessInstance recover() {
+        ProcessInstance pi = runtimeService().startProcessInstanceByKey("lights-out-recovery", "kv",
+                Map.of("replicaSet", "kv", "requestedBy", "olivia", "lightsOutReason", "requested by olivia: power loss"));
+        jobs.drive(80);
+        return pi;
+    }
+
+    private Task onlyTask() {
+        return taskService().createTaskQuery().singleResult();
+    }
+
+    @Test
+    void theLargestNumberSeedsThenTheOthersFollowOneAtATimeInOrdinalOrder() {
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasPassed("SubProcess_StartAll", "SubProcess_AskAll", "Task_ChooseSeed", "SubProcess_Seed",
+                "SubProcess_Followers", "CallActivity_Rejoin", "Task_Record").hasNotPassed("UserTask_ApproveSeed", "Task_RecordNotJoined");
+        List<String> started = steps.stream().filter(s -> s.startsWith("start:")).distinct().toList();
+        assertThat(started).containsExactlyInAnyOrder("start:kv-0", "start:kv-1", "start:kv-2");
+        // every CVM runs before the first replica is asked
+        assertThat(steps.lastIndexOf("start:kv-2")).isLessThan(steps.indexOf("ask:kv-0"));
+        assertThat(steps.subList(steps.indexOf("ask:kv-0"), steps.size())).containsExactly(
+                "ask:kv-0", "record:kv-0=100", "ask:kv-1", "record:kv-1=300", "ask:kv-2", "record:kv-2=200", "seed:kv-1",
+                "attest:kv-1=i-1", "release:kv-1", "probe:kv-1",
+                "attest:kv-0=i-0", "release:kv-0", "probe:kv-0",
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2",
+                "outcome:recovered");
+        assertThat(DueJobs.outcome(pi)).isEqualTo("recovered from kv-1");
+    }
+
+    @Test
+    void withApprovalTheOperatorsOverrideIsSeeded() {
+        approval = true;
+        ProcessInstance pi = recover();
+        Task task = onlyTask();
+        assertThat(task.getName()).isEqualTo("Approve or override the seed of kv after a lights-out");
+        assertThat(task.getDescription()).isEqualTo("numbers {kv-0=100, kv-1=300, kv-2=200}, no answer {}");
+        assertThat(steps).doesNotContain("attest:kv-1=i-1");
+        assertThatThrownBy(() -> taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-9")))
+                .hasMessageContaining("seed must be one of");
+        taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-2"));
+        jobs.drive(80);
+        DueJobs.that(pi).isEnded().hasPassed("UserTask_ApproveSeed", "SubProcess_Seed", "SubProcess_Followers");
+        assertThat(steps.subList(steps.indexOf("seed:kv-1") + 1, steps.size())).containsExactly(
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2", "attest:kv-0=i-0", "release:kv-0", "probe:kv-0", "attest:kv-1=i-1", "release:kv-1", "probe:kv-1", "outcome:recovered");
+        assertThat(runtimeService().createProcessInstanceQuery().count()).isZero();
+    }
+
+    @Test
+    void aReplicaThatCannotAnswerIsReportedNotGuessedAndTheOperatorDecides() {
+        numbers.put("kv-1", "answered 'n/a', not a non-negative integer");
+        ProcessInstance pi = recover();
+        assertThat(steps).contains("record:kv-1=answered 'n/a', not a non-negative integer", "seed:kv-2");
+        Task task = onlyTask();
+        assertThat(task.getDescription()).isEqualTo("numbers {kv-0=100, kv-2=200}, no answer {kv-1=answered 'n/a', not a non-negative integer}");
+        jobs.complete(pi, "UserTask_ApproveSeed", "approved", true, 80);
+        DueJobs.that(pi).isEnded();
+        assertThat(steps).contains("attest:kv-2=i-2", "outcome:recovered");
+    }
+
+    @Test
+    void aReplicaThatDoesNotAnswerInTimeIsReported() {
+        numbers.remove("kv-0");
+        ProcessInstance pi = recover();
+        assertThat(steps).containsSubsequence("ask:kv-0", "ask:kv-0");
+        jobs.deadlinePasses("BoundaryEvent_NoAnswerInTime", 80);
+        assertThat(steps).contains("record:kv-0=did not answer within PT30S; last: waiting: 502 no upstream", "seed:kv-1");
+        DueJobs.that(pi).isWaitingAt("UserTask_ApproveSeed");
+    }
+
+    @Test
+    void aRejectionSeedsNothing() {
+        approval = true;
+        ProcessInstance pi = recover();
+        jobs.complete(pi, "UserTask_ApproveSeed", "approved", false, 80);
+        DueJobs.that(pi).isEnded().hasNotPassed("SubProcess_Seed", "SubProcess_Followers");
+        assertThat(steps).last().isEqualTo("outcome:rejected");
+    }
+
+    @Test
+    void aSeedThatIsNotAdmittedSeedsNothing() {
+        notAdmitted = Set.of("kv-1");
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasPassed("BoundaryEvent_SeedNotAdmitted").hasNotPassed("SubProcess_Followers");
+        assertThat(steps).containsSubsequence("attest:kv-1=i-1", "fence:kv-1", "outcome:seed-failed");
+        assertThat(steps).doesNotContain("probe:kv-1", "attest:kv-0=i-0");
+    }
+
+    @Test
+    void aFollowerWhoseIdentityChangedIsReportedAndTheOthersStillJoin() {
+        notAdmitted = Set.of("kv-0");
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasPassed("Task_RecordNotJoined");
+        assertThat(steps.subList(steps.indexOf("seed:kv-1") + 1, steps.size())).containsExactly(
+                "attest:kv-1=i-1", "release:kv-1", "probe:kv-1", "attest:kv-0=i-0", "fence:kv-0", "not-joined:kv-0=INSTANCE_MISMATCH: a new instance_id",
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2", "outcome:recovered");
+    }
+
+    @Test
+    void aReleaseThatIsNotAnsweredYetIsAskedAgainBeforeTheHealthGate() {
+        slowRelease = true;
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasPassed("Timer_ReleaseSeed", "Timer_ReleaseFollower");
+        assertThat(steps).containsSubsequence("attest:kv-1=i-1", "release:kv-1", "release:kv-1", "probe:kv-1",
+                "attest:kv-0=i-0", "release:kv-0", "release:kv-0", "probe:kv-0");
+    }
+
+    @Test
+    void aRefusedRecoveryTouchesNothing() {
+        refusal = "unknown replica set 'kv'";
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasNotPassed("SubProcess_StartAll");
+        assertThat(steps).containsExactly("plan", "outcome:refused");
+    }
+}

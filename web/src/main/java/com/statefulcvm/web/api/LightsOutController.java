@@ -1,0 +1,66 @@
+package com.statefulcvm.web.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code POST /api/replica-sets/{name}/lights-out-recovery {"reason": "..."}}: starts lights-out-recovery.bpmn
+ * (business key: the set's name) after the checks of {@link LightsOutStartChecks}: 404 for an unknown set, 400 for a
+ * bad body or a workload type without a sequence procedure, 409 beside another procedure of the set.
+ */
+@RestController
+@RequestMapping(path = "/api/replica-sets", produces = "application/json")
+class LightsOutController {
+
+    private static final Logger log = LoggerFactory.getLogger(LightsOutController.class);
+
+    private final ReplicaSets replicaSets;
+    private final LightsOutStartChecks checks;
+    private final RuntimeService runtime;
+    private final ApiAccess access;
+    private final Map<String, Object> starts = new ConcurrentHashMap<>();
+
+    LightsOutController(ReplicaSets replicaSets, LightsOutStartChecks checks, RuntimeService runtime, ApiAccess access) {
+        this.replicaSets = replicaSets;
+        this.checks = checks;
+        this.runtime = runtime;
+        this.access = access;
+    }
+
+    @PostMapping("/{name}/lights-out-recovery")
+    ResponseEntity<Map<String, Object>> recover(@PathVariable String name, @RequestBody(required = false) JsonNode body) {
+        if (!replicaSets.exists(name)) {
+            throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown replica set '" + name + "'");
+        }
+        access.requireStart(LightsOutVariables.PROCESS_KEY, "start lights-out recoveries");
+        String reason = checks.request(name, body);
+        // two requests at once on this node must not both pass the running check
+        synchronized (starts.computeIfAbsent(name, n -> new Object())) {
+            checks.requireNothingRunning(name);
+            String user = access.callerId();
+            Map<String, Object> variables = new HashMap<>();
+            variables.put(LightsOutVariables.REPLICA_SET, name);
+            variables.put(LightsOutVariables.REQUESTED_BY, user);
+            variables.put(LightsOutVariables.LIGHTS_OUT_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
+            ProcessInstance started = runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, name, variables);
+            log.info("Started lights-out recovery {} of {} (requested by {})", started.getId(), name, user);
+            return ReplicaSetController.created(started.getId(), name);
+        }
+    }
+}

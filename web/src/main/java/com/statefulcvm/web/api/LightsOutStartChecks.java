@@ -1,0 +1,66 @@
+package com.statefulcvm.web.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.delegates.failover.FailoverVariables;
+import com.statefulcvm.delegates.lightsout.LightsOutChecks;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.scale.ScaleVariables;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.RepositoryService;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything a lights-out recovery start checks before anything happens, in one place (as {@link ScaleStartChecks}
+ * does for a scale): the body (an optional {@code reason}, nothing else), whether the set's workload type can be
+ * recovered (a {@code sequence-<type>} procedure is deployed; 400), and the procedures that must not run beside it
+ * (409: another lights-out recovery, a rollout, a scale, a failover, a heal of one of its instances). The checks of
+ * the running procedures are made without the caller's authorizations.
+ */
+@Component
+class LightsOutStartChecks {
+
+    private final LightsOutChecks checks;
+    private final RunningProcesses running;
+    private final RepositoryService repository;
+
+    LightsOutStartChecks(LightsOutChecks checks, RunningProcesses running, ProcessEngine engine) {
+        this.checks = checks;
+        this.running = running;
+        this.repository = engine.getRepositoryService();
+    }
+
+    /** @return the reason, or null; @throws ApiProblem 400 naming the field or the cause */
+    String request(String set, JsonNode body) {
+        String reason = RequestReason.of(body);
+        Optional<String> refusal = checks.refusal(set, repository);
+        if (refusal.isPresent()) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, refusal.get());
+        }
+        return reason;
+    }
+
+    /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */
+    void requireNothingRunning(String set) {
+        conflict(LightsOutVariables.PROCESS_KEY, set, "a lights-out recovery of replica set '" + set + "' is already running");
+        conflict(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; abort it first");
+        conflict(ScaleVariables.PROCESS_KEY, set, "scale %s of replica set '" + set + "' is running; stop it first");
+        conflict(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; recover once it has ended");
+        Optional<String> heal = running.healOf(set);
+        if (heal.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "heal " + heal.get() + " of an instance of replica set '" + set
+                    + "' is running; recover once the heal has ended", Map.of("processInstanceId", heal.get()));
+        }
+    }
+
+    private void conflict(String processKey, String set, String message) {
+        Optional<String> id = running.of(processKey, set);
+        if (id.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
+        }
+    }
+}

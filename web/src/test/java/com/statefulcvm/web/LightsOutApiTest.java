@@ -1,0 +1,204 @@
+package com.statefulcvm.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.sun.net.httpserver.HttpServer;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code POST /api/replica-sets/{name}/lights-out-recovery} around the procedure, on the simulator's own CVMs (a generic
+ * set) whose port 9000 reaches a small HTTP server per member through the gateway: the compose's sequence endpoint.
+ * Shown: the refusals; every CVM stopped, then started again and asked; the operator's form shows every number and the
+ * proposed seed; a seed that is not a slot is refused; an override is seeded first and the others follow it; a replica
+ * that answers something that is not an integer is reported as unanswered, never given a number.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles({"e2e", "lights-out-api"})
+class LightsOutApiTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SET = "lodemo";
+    /** What each member's sequence endpoint answers, by slot. */
+    private static final Map<String, String> ANSWERS = new ConcurrentHashMap<>();
+    private static final List<HttpServer> SERVERS = new ArrayList<>();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        E2eSupport.onFreePortWithDatabase(registry, "lights-out-api-test");
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            String slot = SET + "-" + ordinal;
+            int port = sequenceEndpoint(slot);
+            registry.add("simulator.backends." + slot + ".ports.9000", () -> port);
+        }
+    }
+
+    private static int sequenceEndpoint(String slot) {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/sequence", exchange -> {
+                byte[] body = ANSWERS.getOrDefault(slot, "").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            server.start();
+            SERVERS.add(server);
+            return server.getAddress().getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @AfterAll
+    static void stopServers() {
+        SERVERS.forEach(s -> s.stop(0));
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    RuntimeService runtime;
+    @Autowired
+    HistoryService history;
+    @Autowired
+    TaskService tasks;
+
+    private RolloutDriver driver;
+    private SimulatorView simulator;
+
+    @BeforeEach
+    void drivers() {
+        driver = new RolloutDriver(http, tasks, history, SET);
+        simulator = new SimulatorView(http);
+    }
+
+    @AfterEach
+    void deleteRunning() {
+        E2eSupport.deleteRunning(runtime, LightsOutVariables.PROCESS_KEY);
+    }
+
+    private ResponseEntity<String> start(String set, Object body) {
+        return driver.admin().postForEntity("/api/replica-sets/" + set + "/lights-out-recovery",
+                body == null ? null : RolloutDriver.json(body), String.class);
+    }
+
+    private void everyCvmStopped() throws Exception {
+        driver.awaitAllRunning(3);
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            simulator.stop(SET + "-" + ordinal);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            for (int ordinal = 0; ordinal < 3; ordinal++) {
+                if (!"stopped".equals(simulator.cvm(SET + "-" + ordinal).path("status").asText())) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+
+    @Test
+    void refusals() throws Exception {
+        assertThat(start("nosuchset", null).getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+        ResponseEntity<String> unknownField = start(SET, Map.of("replicas", 3));
+        assertThat(unknownField.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(JSON.readTree(unknownField.getBody()).get("message").asText()).contains("replicas");
+        ResponseEntity<String> badReason = start(SET, Map.of("reason", 5));
+        assertThat(badReason.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(JSON.readTree(badReason.getBody()).get("message").asText()).isEqualTo("reason: must be a string");
+        assertThat(http.postForEntity("/api/replica-sets/" + SET + "/lights-out-recovery", null, String.class).getStatusCode())
+                .isEqualTo(HttpStatus.UNAUTHORIZED);
+    }
+
+    @Test
+    void anOperatorsOverrideSeedsFirstAndAReplicaWithoutANumberIsReportedNotGuessed() throws Exception {
+        everyCvmStopped();
+        ANSWERS.putAll(Map.of(SET + "-0", "100", SET + "-1", "300\n", SET + "-2", "200"));
+        ResponseEntity<String> started = start(SET, Map.of("reason", "region outage"));
+        assertThat(started.getStatusCode()).as(started.getBody()).isEqualTo(HttpStatus.CREATED);
+        String pid = JSON.readTree(started.getBody()).get("processInstanceId").asText();
+        ResponseEntity<String> again = start(SET, null);
+        assertThat(again.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+        assertThat(JSON.readTree(again.getBody()).get("message").asText()).contains("a lights-out recovery of replica set 'lodemo' is already running");
+
+        Task approval = driver.awaitTask(pid, "UserTask_ApproveSeed");
+        assertThat(approval.getName()).isEqualTo("Approve or override the seed of lodemo after a lights-out");
+        String report = (String) runtime.getVariable(pid, "sequenceReport");
+        assertThat(report).isEqualTo("lodemo-0: 100 (GET /sequence on port 9000)\n"
+                + "lodemo-1: 300 (GET /sequence on port 9000) <- largest: the seed\n"
+                + "lodemo-2: 200 (GET /sequence on port 9000)");
+        assertThat(runtime.getVariable(pid, "chosenSeed")).isEqualTo("lodemo-1");
+
+        ResponseEntity<String> notASlot = driver.completeTask(approval.getId(), Map.of(
+                "approved", Map.of("value", true, "type", "Boolean"), "seed", Map.of("value", "lodemo-7", "type", "String")));
+        assertThat(notASlot.getStatusCode().is4xxClientError() || notASlot.getStatusCode().is5xxServerError()).isTrue();
+        assertThat(notASlot.getBody()).contains("seed must be one of lodemo-0, lodemo-1, lodemo-2");
+        ResponseEntity<String> override = driver.completeTask(approval.getId(), Map.of(
+                "approved", Map.of("value", true, "type", "Boolean"), "seed", Map.of("value", "lodemo-2", "type", "String")));
+        assertThat(override.getStatusCode()).as(override.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+        HistoricProcessInstance ended = new WorkloadRollouts(history, http).awaitEnded(pid, Duration.ofSeconds(120));
+        assertThat(ended.getEndActivityId()).isEqualTo("EndEvent_Done");
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("seed").singleResult().getValue())
+                .isEqualTo("lodemo-2");
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("outcome").singleResult().getValue())
+                .asString().startsWith("lights-out recovery of lodemo: seeded from lodemo-2 (chosen by the operator instead of lodemo-1), "
+                        + "every other replica joined");
+        // the seed was attested before any follower
+        List<String> attested = history.createHistoricProcessInstanceQuery().superProcessInstanceId(pid)
+                .processDefinitionKey("attest-instance").orderByProcessInstanceStartTime().asc().list().stream()
+                .map(p -> (String) history.createHistoricVariableInstanceQuery().processInstanceId(p.getId()).variableName("slot")
+                        .singleResult().getValue()).toList();
+        assertThat(attested).containsExactly("lodemo-2", "lodemo-0", "lodemo-1");
+        driver.awaitAllRunning(3);
+
+        everyCvmStopped();
+        ANSWERS.put(SET + "-1", "n/a");
+        String second = JSON.readTree(start(SET, null).getBody()).get("processInstanceId").asText();
+        driver.awaitTask(second, "UserTask_ApproveSeed");
+        assertThat((String) runtime.getVariable(second, "sequenceReport")).contains("lodemo-1: NO ANSWER: ")
+                .contains("answered 'n/a', not a non-negative integer").contains("lodemo-2: 200 (GET /sequence on port 9000) <- largest: the seed");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> numbers = (Map<String, Object>) runtime.getVariable(second, "sequenceNumbers");
+        assertThat(numbers).containsOnlyKeys("lodemo-0", "lodemo-2");
+        ResponseEntity<String> rejected = driver.completeTask(driver.awaitTask(second, "UserTask_ApproveSeed").getId(),
+                Map.of("approved", Map.of("value", false, "type", "Boolean")));
+        assertThat(rejected.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+        HistoricProcessInstance rejectedEnd = new WorkloadRollouts(history, http).awaitEnded(second, Duration.ofSeconds(60));
+        assertThat(rejectedEnd.getEndActivityId()).isEqualTo("EndEvent_Done");
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(second).variableName("lightsOutResult")
+                .singleResult().getValue()).isEqualTo("rejected");
+        assertThat(history.createHistoricProcessInstanceQuery().superProcessInstanceId(second).processDefinitionKey("attest-instance").count())
+                .as("nothing was seeded").isZero();
+    }
+}
