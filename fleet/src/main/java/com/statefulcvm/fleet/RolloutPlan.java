@@ -9,9 +9,12 @@ import java.util.List;
  * temporary slots, added before the first wave and removed after the last. {@code blockers}: what will hold actions
  * back ("waiting: approval", "waiting: 1 of 1 unavailable allowed", "waiting: min ready 30 s"). {@code refusals}:
  * why the rollout must not run at all (an action beyond mostDisruptiveAllowedAction); the executor refuses when any.
+ * {@code leaderSteps}: the leader slots an operator approves just before their wave (approveLeader), each alone in its
+ * wave; empty when the policy does not ask for it or the plan knows no leader.
  */
 public record RolloutPlan(String replicaSet, List<PlannedStep> steps, List<List<String>> waves, List<String> surgeSlots,
-                          List<String> blockers, List<String> refusals, int maxUnavailable, int maxSurge) {
+                          List<String> blockers, List<String> refusals, int maxUnavailable, int maxSurge,
+                          List<String> leaderSteps) {
 
     public RolloutPlan {
         steps = List.copyOf(steps);
@@ -19,6 +22,7 @@ public record RolloutPlan(String replicaSet, List<PlannedStep> steps, List<List<
         surgeSlots = List.copyOf(surgeSlots);
         blockers = List.copyOf(blockers);
         refusals = List.copyOf(refusals);
+        leaderSteps = List.copyOf(leaderSteps);
     }
 
     public boolean refused() {

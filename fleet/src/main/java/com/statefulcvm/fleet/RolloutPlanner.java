@@ -24,7 +24,8 @@ import java.util.Map;
  * used and D the instances already unavailable outside the rollout (no CVM, below partition, not targeted, or on the
  * target but unhealthy): those eat the budget, so availability never drops below {@code replicas − U}. When that
  * size is 0 or less the plan is refused (and previewed one instance per wave). Under ROLE_AWARE the leader comes
- * last, alone in its own wave, so the workload fails over once, to an already updated replica.</li>
+ * last, alone in its own wave, so the workload fails over once, to an already updated replica; with
+ * {@code approveLeader} an operator approves that wave before it starts (the plan's leaderSteps).</li>
  * <li><b>Surge.</b> {@code S = min(maxSurge, available instances to update)} temporary slots with ordinals from
  * {@code replicas} on: added (wave 0) before the first wave, removed after the last.</li>
  * <li><b>Blockers</b> say what holds actions back ({@code "waiting: ..."}); <b>refusals</b> why the plan must not run.</li>
@@ -170,12 +171,16 @@ public class RolloutPlanner {
             if (order == RolloutOrder.ROLE_AWARE && !leaderReported) {
                 blockers.add(NO_LEADER);
             }
+            if (policy.isApproveLeader()) {
+                leaders.forEach(leader -> blockers.add("waiting: approval before the leader's step (" + leader + ")"));
+            }
             if (leaders.size() > 1) {
                 blockers.add(leaders.size() + " instances report LEADER (" + String.join(", ", leaders)
                         + "): each is updated alone, after the replicas");
             }
         }
-        return new RolloutPlan(request.replicaSet(), steps, waveSlots, surgeSlots, blockers, refusals, maxUnavailable, maxSurge);
+        return new RolloutPlan(request.replicaSet(), steps, waveSlots, surgeSlots, blockers, refusals, maxUnavailable, maxSurge,
+                policy.isApproveLeader() ? leaders : List.of());
     }
 
     /** Why a slot with a CVM is outside this rollout, or null when it is in scope. */

@@ -19,6 +19,12 @@ public class UpdatePolicy {
     private RolloutOrder order = RolloutOrder.ORDINAL_DESCENDING;
     private int progressDeadlineSeconds = 600;
     private FailurePolicy onFailure = FailurePolicy.PAUSE;
+    /**
+     * An operator approves the step that takes the set's leader down, just before it. It takes effect only where the
+     * plan knows a leader (order role-aware and a role probe that reports one), so a set without a leader never waits
+     * for it; on by default because a leader's step is the one that moves leadership.
+     */
+    private boolean approveLeader = true;
 
     public UpdatePolicy copy() {
         UpdatePolicy copy = new UpdatePolicy();
@@ -32,6 +38,7 @@ public class UpdatePolicy {
         copy.order = order;
         copy.progressDeadlineSeconds = progressDeadlineSeconds;
         copy.onFailure = onFailure;
+        copy.approveLeader = approveLeader;
         return copy;
     }
 
@@ -66,4 +73,6 @@ public class UpdatePolicy {
     public void setProgressDeadlineSeconds(int progressDeadlineSeconds) { this.progressDeadlineSeconds = progressDeadlineSeconds; }
     public FailurePolicy getOnFailure() { return onFailure; }
     public void setOnFailure(FailurePolicy onFailure) { this.onFailure = onFailure; }
+    public boolean isApproveLeader() { return approveLeader; }
+    public void setApproveLeader(boolean approveLeader) { this.approveLeader = approveLeader; }
 }

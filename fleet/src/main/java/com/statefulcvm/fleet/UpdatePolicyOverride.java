@@ -17,7 +17,7 @@ public final class UpdatePolicyOverride {
 
     /** The file's field names, in the file's order. */
     public static final List<String> FIELDS = List.of("type", "minimalAction", "mostDisruptiveAllowedAction",
-            "maxUnavailable", "maxSurge", "minReadySeconds", "partition", "order", "progressDeadlineSeconds", "onFailure");
+            "maxUnavailable", "maxSurge", "minReadySeconds", "partition", "order", "progressDeadlineSeconds", "onFailure", "approveLeader");
 
     private UpdatePolicyOverride() {
     }
@@ -75,6 +75,7 @@ public final class UpdatePolicyOverride {
                     case "order" -> policy.setOrder(enumValue(value, RolloutOrder.class));
                     case "progressDeadlineSeconds" -> policy.setProgressDeadlineSeconds(wholeNumber(value));
                     case "onFailure" -> policy.setOnFailure(enumValue(value, FailurePolicy.class));
+                    case "approveLeader" -> policy.setApproveLeader(yesOrNo(value));
                     default -> problems.add("updatePolicy." + name + ": unknown field; known: " + FIELDS);
                 }
             } catch (IllegalArgumentException bad) {
@@ -97,6 +98,17 @@ public final class UpdatePolicyOverride {
             }
         }
         throw new IllegalArgumentException("must be one of " + FleetValidator.fileNames(type) + " (was " + shown(value) + ")");
+    }
+
+    /** A JSON boolean, or the text true/false as a form or a query string sends it. */
+    private static boolean yesOrNo(Object value) {
+        if (value instanceof Boolean flag) {
+            return flag;
+        }
+        if (value instanceof String text && (text.trim().equalsIgnoreCase("true") || text.trim().equalsIgnoreCase("false"))) {
+            return Boolean.parseBoolean(text.trim());
+        }
+        throw new IllegalArgumentException("must be true or false (was " + shown(value) + ")");
     }
 
     /** Text as it is (the validator judges it, with the file's messages); a whole number as its digits. */

@@ -151,6 +151,22 @@ class RolloutPlannerTest {
     }
 
     @Test
+    void theLeadersStepAwaitsAnApprovalUnlessThePolicySaysOtherwise() {
+        List<InstanceSnapshot> instances = List.of(withRole(0, InstanceRole.LEADER), withRole(1, InstanceRole.REPLICA),
+                withRole(2, InstanceRole.REPLICA));
+        RolloutPlan plan = plan(3, p -> p.setOrder(RolloutOrder.ROLE_AWARE), instances);
+        assertThat(plan.waves()).last().isEqualTo(List.of("x-0"));
+        assertThat(plan.leaderSteps()).containsExactly("x-0");
+        assertThat(plan.blockers()).contains("waiting: approval before the leader's step (x-0)");
+
+        RolloutPlan unapproved = plan(3, p -> { p.setOrder(RolloutOrder.ROLE_AWARE); p.setApproveLeader(false); }, instances);
+        assertThat(unapproved.leaderSteps()).isEmpty();
+        assertThat(unapproved.blockers()).noneMatch(b -> b.contains("leader's step"));
+        // Without the role-aware order the planner does not ask for roles, so it knows no leader to wait for.
+        assertThat(plan(3, p -> { }, instances).leaderSteps()).isEmpty();
+    }
+
+    @Test
     void roleAwareWithoutALeaderSaysSo() {
         RolloutPlan plan = plan(3, p -> p.setOrder(RolloutOrder.ROLE_AWARE), allOld(3));
         assertThat(plan.slotsToUpdate()).containsExactly("x-2", "x-1", "x-0");

@@ -25,6 +25,7 @@ class UpdatePolicyOverrideTest {
         fields.put("order", "role-aware");
         fields.put("progressDeadlineSeconds", 120.0);
         fields.put("onFailure", "rollback");
+        fields.put("approveLeader", false);
 
         UpdatePolicy policy = UpdatePolicyOverride.apply(base, fields, 3);
 
@@ -38,6 +39,8 @@ class UpdatePolicyOverrideTest {
         assertThat(policy.getOrder()).isEqualTo(RolloutOrder.ROLE_AWARE);
         assertThat(policy.getProgressDeadlineSeconds()).isEqualTo(120);
         assertThat(policy.getOnFailure()).isEqualTo(FailurePolicy.ROLLBACK);
+        assertThat(policy.isApproveLeader()).isFalse();
+        assertThat(UpdatePolicyOverride.apply(base, Map.of("approveLeader", "TRUE"), 3).isApproveLeader()).isTrue();
         assertThat(base).usingRecursiveComparison().isEqualTo(new UpdatePolicy());
         assertThat(UpdatePolicyOverride.apply(base, Map.of("order", "ORDINAL_ASCENDING"), 3).getOrder())
                 .isEqualTo(RolloutOrder.ORDINAL_ASCENDING);
@@ -52,17 +55,19 @@ class UpdatePolicyOverrideTest {
         fields.put("minReadySeconds", "soon");
         fields.put("maxSurge", true);
         fields.put("maxUnavailable", "abc");
+        fields.put("approveLeader", "yes");
 
         FleetDefinitionException e = catchThrowableOfType(FleetDefinitionException.class,
                 () -> UpdatePolicyOverride.apply(new UpdatePolicy(), fields, 3));
 
         assertThat(e.problems()).containsExactly(
                 "updatePolicy.maxUnavailabel: unknown field; known: [type, minimalAction, mostDisruptiveAllowedAction, "
-                        + "maxUnavailable, maxSurge, minReadySeconds, partition, order, progressDeadlineSeconds, onFailure]",
+                        + "maxUnavailable, maxSurge, minReadySeconds, partition, order, progressDeadlineSeconds, onFailure, approveLeader]",
                 "updatePolicy.order: must be one of ordinal-descending, ordinal-ascending, role-aware (was 'random')",
                 "updatePolicy.partition: must be a whole number (was 1.5)",
                 "updatePolicy.minReadySeconds: must be a whole number (was 'soon')",
                 "updatePolicy.maxSurge: must be a whole number or a percentage like 25% (was true)",
+                "updatePolicy.approveLeader: must be true or false (was 'yes')",
                 "updatePolicy.maxUnavailable: must be a whole number or a percentage like 25% (was 'abc')");
     }
 

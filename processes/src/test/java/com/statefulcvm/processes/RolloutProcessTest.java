@@ -42,7 +42,8 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.withVar
  */
 @Deployment(resources = {"processes/rollout.bpmn", "processes/attest-instance.bpmn", "processes/run-hook.bpmn",
         "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-rollout.form",
-        "processes/approve-next-instance.form", "processes/rollout-halted.form", "processes/hook-failed.form"})
+        "processes/approve-next-instance.form", "processes/rollout-halted.form", "processes/hook-failed.form",
+        "processes/approve-leader.form"})
 class RolloutProcessTest {
 
     @RegisterExtension
@@ -54,6 +55,8 @@ class RolloutProcessTest {
     private String onFailure = "PAUSE";
     private boolean refused = false;
     private boolean approvalBetween = false;
+    /** The plan's leaderSteps; null: a plan from before updatePolicy.approveLeader, which does not set them. */
+    private List<String> leaderSteps = null;
     private String hookDefaultResult = "ABANDON";
     /** What the stand-in planner says of the set's hooks; null: it says nothing (the diagram then runs both). */
     private Boolean drainHookNeeded = null;
@@ -101,6 +104,9 @@ class RolloutProcessTest {
             ex.setVariable("actions", actions);
             ex.setVariable("approvalBeforeRollout", !rollback && (ex.getVariable("approvalBeforeRollout") == null || (Boolean) ex.getVariable("approvalBeforeRollout")));
             ex.setVariable("approvalBetweenInstances", !rollback && approvalBetween);
+            if (leaderSteps != null) {
+                ex.setVariable("leaderSteps", new ArrayList<>(rollback ? List.of() : leaderSteps));
+            }
             ex.setVariable("onFailure", rollback ? "PAUSE" : onFailure);
             ex.setVariable("pauseRequested", false);
             ex.setVariable("lastGoodCompose", "services: {old: 1}");
@@ -167,6 +173,10 @@ class RolloutProcessTest {
             }
         });
         Mocks.register("requireApprovalDecision", (TaskListener) RolloutProcessTest::requireBoolean);
+        Mocks.register("describeLeaderStep", (TaskListener) task -> {
+            task.setVariableLocal("leaderSlot", ((List<?>) task.getVariable("wave")).get(0));
+            task.setVariableLocal("stepsSoFar", "2 steps done");
+        });
         Mocks.register("requireHaltDecision", (TaskListener) RolloutProcessTest::requireDecision);
     }
 
@@ -674,5 +684,74 @@ class RolloutProcessTest {
         String taskId = task().getId();
         assertThatThrownBy(() -> taskService().complete(taskId)).hasMessageContaining("approved must be true or false");
         assertThat(pi).isWaitingAt("UserTask_ApproveNextWave");
+    }
+
+    @Test
+    void theLeadersWaveWaitsForItsOwnApprovalWithTheStepDescribed() {
+        leaderSteps = List.of("webdemo-0");
+        ProcessInstance pi = startApproved();
+        runWave();
+        runWave();
+        runAll("UserTask_ApproveLeaderStep"); // asynchronous before: the replicas' steps are committed first
+        assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
+        that(applied).containsExactly("webdemo-2@services: {new: 2}", "webdemo-1@services: {new: 2}");
+        assertThat(task()).hasName("Approve the leader's step: webdemo-0").hasCandidateGroup("operators");
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariableLocal(task().getId(), "leaderSlot")).isEqualTo("webdemo-0");
+        complete(task(), withVariables("approved", true));
+        runWave();
+        assertThat(pi).isEnded().hasPassed("UserTask_ApproveLeaderStep", "EndEvent_RolloutCompleted");
+        that(applied).hasSize(3).last().isEqualTo("webdemo-0@services: {new: 2}");
+    }
+
+    @Test
+    void rejectingTheLeadersStepStopsTheRolloutWithTheLeaderUntouched() {
+        leaderSteps = List.of("webdemo-0");
+        ProcessInstance pi = startApproved();
+        runWave();
+        runWave();
+        runAll("UserTask_ApproveLeaderStep");
+        complete(task(), withVariables("approved", false));
+        assertThat(pi).isEnded().hasPassed("EndEvent_LeaderRejected", "EndEvent_RolloutAborted").hasNotPassed("EndEvent_RolloutCompleted");
+        that(applied).containsExactly("webdemo-2@services: {new: 2}", "webdemo-1@services: {new: 2}");
+        that(drained).doesNotContain("webdemo-0");
+    }
+
+    @Test
+    void theLeadersApprovalMustBeABoolean() {
+        leaderSteps = List.of("webdemo-0");
+        ProcessInstance pi = startApproved();
+        runWave();
+        runWave();
+        runAll("UserTask_ApproveLeaderStep");
+        String taskId = task().getId();
+        assertThatThrownBy(() -> taskService().complete(taskId, Map.of("approved", "yes"))).hasMessageContaining("approved must be true or false");
+        assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
+    }
+
+    @Test
+    void theLeadersApprovalTakesThePlaceOfTheApprovalBetweenWavesBeforeIt() {
+        approvalBetween = true;
+        leaderSteps = List.of("webdemo-0");
+        ProcessInstance pi = startApproved();
+        runWave();
+        assertThat(pi).isWaitingAt("UserTask_ApproveNextWave");
+        complete(task(), withVariables("approved", true));
+        runWave();
+        runAll("UserTask_ApproveLeaderStep");
+        assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
+        org.assertj.core.api.Assertions.assertThat(taskService().createTaskQuery().processInstanceId(pi.getId()).count()).isEqualTo(1);
+        complete(task(), withVariables("approved", true));
+        runWave();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted");
+    }
+
+    @Test
+    void aWaveWithoutTheLeaderNeedsNoLeaderApproval() {
+        leaderSteps = List.of();
+        ProcessInstance pi = startApproved();
+        runWave();
+        runWave();
+        runWave();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted").hasNotPassed("UserTask_ApproveLeaderStep");
     }
 }

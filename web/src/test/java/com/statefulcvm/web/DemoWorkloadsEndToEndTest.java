@@ -68,12 +68,18 @@ class DemoWorkloadsEndToEndTest {
         return URI.create("http://127.0.0.1:" + port + "/simulator/gateway/" + instanceId + "-" + workloadPort);
     }
 
-    /** Approves the rollout and every wave, as an operator in Tasklist would, until the rollout ends. */
+    /** What the leader's approval showed (task name → its leaderStep), as Tasklist loaded it. */
+    private final Map<String, String> leaderApprovals = new java.util.LinkedHashMap<>();
+
+    /** Approves the rollout, every wave and the leader's step, as an operator in Tasklist would, until the rollout ends. */
     private HistoricProcessInstance approveUntilEnded(RolloutDriver driver, String pid) {
         return await().atMost(PROCEDURE_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
             for (Task task : tasks.createTaskQuery().processInstanceId(pid).list()) {
                 assertThat(task.getTaskDefinitionKey()).as("the rollout halted: %s", runtimeStage(pid))
-                        .isIn("UserTask_ApproveRollout", "UserTask_ApproveNextWave");
+                        .isIn("UserTask_ApproveRollout", "UserTask_ApproveNextWave", "UserTask_ApproveLeaderStep");
+                if ("UserTask_ApproveLeaderStep".equals(task.getTaskDefinitionKey())) {
+                    leaderApprovals.put(task.getName(), driver.formVariables(task.getId()).get("leaderStep"));
+                }
                 ResponseEntity<String> done = driver.completeTask(task.getId(),
                         Map.of("approved", Map.of("value", true, "type", "Boolean")));
                 assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
@@ -109,6 +115,11 @@ class DemoWorkloadsEndToEndTest {
         HistoricProcessInstance ended = approveUntilEnded(driver, pid);
 
         assertThat(ended.getEndActivityId()).isEqualTo("EndEvent_RolloutCompleted");
+        // role-aware with approveLeader on by default: the leader's step waited for its approval, which named the
+        // replica the simulated Patroni would switch over to
+        assertThat(leaderApprovals).containsOnlyKeys("Approve the leader's step: " + oldLeader);
+        System.out.println("patroni-demo leader's approval: " + leaderApprovals.values().iterator().next().replace('\n', ' '));
+        assertThat(leaderApprovals.values().iterator().next()).contains("Patroni switches over to patroni-demo-");
         List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), "patroni-demo-");
         assertThat(SimulatorView.touched(events)).as("the surge instance came and went").contains("patroni-demo-3");
         assertThat(SimulatorView.minRunning(events, 3)).as("maxUnavailable 0").isGreaterThanOrEqualTo(3);

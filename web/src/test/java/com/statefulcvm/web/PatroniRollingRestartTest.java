@@ -7,6 +7,7 @@ import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.history.HistoricActivityInstance;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -89,6 +90,15 @@ class PatroniRollingRestartTest extends PatroniEndToEnd {
             String pid = driver.startRollout(compose, Map.of("minimalAction", "RESTART", "order", "role-aware"));
             HistoricProcessInstance ended;
             try {
+                // updatePolicy.approveLeader (on by default): the leader's step waits for an operator, who is shown
+                // the replica Patroni would switch over to, asked of the real cluster
+                Task leaderApproval = driver.awaitTask(pid, "UserTask_ApproveLeaderStep", Duration.ofMinutes(4));
+                assertThat(leaderApproval.getName()).isEqualTo("Approve the leader's step: " + oldLeader);
+                Map<String, String> form = driver.formVariables(leaderApproval.getId());
+                System.out.println("leader's approval: " + form.get("leaderStep").replace('\n', ' '));
+                assertThat(form.get("leaderStep")).contains("Drain it (drain-patroni): Patroni switches over to " + SET + "-");
+                assertThat(form.get("stepsSoFar")).contains("2. ");
+                driver.approveLeader(leaderApproval.getId());
                 ended = rollouts.awaitEnded(pid, Duration.ofMinutes(5));
             } catch (RuntimeException | AssertionError e) {
                 System.out.println("rollout " + pid + " did not end:\n" + rollouts.report(pid).toPrettyString()

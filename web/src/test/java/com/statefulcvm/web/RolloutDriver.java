@@ -64,8 +64,26 @@ final class RolloutDriver {
     }
 
     Task awaitTask(String pid, String taskDefinitionKey) {
-        return await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
+        return awaitTask(pid, taskDefinitionKey, Duration.ofSeconds(60));
+    }
+
+    Task awaitTask(String pid, String taskDefinitionKey, Duration atMost) {
+        return await().atMost(atMost).until(() -> tasks.createTaskQuery().processInstanceId(pid)
                 .taskDefinitionKey(taskDefinitionKey).singleResult(), t -> t != null);
+    }
+
+    /** The task's form variables as Tasklist loads them (the engine's REST API), by name. */
+    Map<String, String> formVariables(String taskId) throws Exception {
+        JsonNode variables = JSON.readTree(admin().getForObject("/engine-rest/task/" + taskId + "/form-variables", String.class));
+        Map<String, String> values = new java.util.HashMap<>();
+        variables.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().path("value").asText()));
+        return values;
+    }
+
+    /** Completes the leader's approval ("Approve the leader's step: ..."), through the engine's REST API. */
+    void approveLeader(String taskId) {
+        ResponseEntity<String> done = completeTask(taskId, Map.of("approved", Map.of("value", true, "type", "Boolean")));
+        assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
     }
 
     ResponseEntity<String> completeTask(String taskId, Map<String, Object> variables) {

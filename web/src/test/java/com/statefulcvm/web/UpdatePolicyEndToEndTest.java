@@ -124,7 +124,8 @@ class UpdatePolicyEndToEndTest {
         assertThat(http.postForEntity("/simulator/_admin/cvms/" + SET + "-2/role", RolloutDriver.json(Map.of("leader", true)),
                 String.class).getStatusCode().is2xxSuccessful()).isTrue();
         long since = simulator.lastEventSeq();
-        String pid = driver.startRollout(compose("roles"), Map.of("order", "role-aware", "maxUnavailable", 2));
+        String pid = driver.startRollout(compose("roles"), Map.of("order", "role-aware", "maxUnavailable", 2,
+                "approveLeader", false));
         driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
 
         List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");

@@ -43,7 +43,7 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
         this.baseUrl = baseUrl;
     }
 
-    static FeignPhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock) {
+    static FeignPhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock, PhalaCallObserver observer) {
         Objects.requireNonNull(settings, "settings");
         ObjectMapper mapper = PhalaJson.newObjectMapper();
         String baseUrl = settings.baseUrl();
@@ -54,13 +54,13 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         PhalaCloudApi api = Feign.builder()
-                .client(new Http2Client(http))
+                .client(new ObservedClient(new Http2Client(http), observer))
                 // Must match the HttpClient above, or Http2Client builds a second client with other settings.
                 .options(new Request.Options(settings.connectTimeout(), settings.readTimeout(), false))
                 .encoder(new JacksonEncoder(mapper))
                 .decoder(new JacksonDecoder(mapper))
                 .errorDecoder(new PhalaErrorDecoder(baseUrl, clock))
-                .retryer(new PhalaRetryer(settings.retry(), baseUrl, sleeper))
+                .retryer(new PhalaRetryer(settings.retry(), baseUrl, sleeper, observer))
                 .requestInterceptor(new PhalaHeadersInterceptor(settings))
                 // BASIC logs method, URL and status only; HEADERS or FULL would log the API key.
                 .logger(new Slf4jLogger(PhalaCloudApi.class))

@@ -9,11 +9,21 @@ public final class PhalaCloudClients {
     }
 
     public static PhalaCloudClient create(PhalaCloudSettings settings) {
-        return FeignPhalaCloudClient.create(settings, Sleeper.REAL, Clock.systemUTC());
+        return create(settings, PhalaCallObserver.NONE);
+    }
+
+    /** A client that reports each HTTP attempt and each retry to {@code observer} (the application's metrics). */
+    public static PhalaCloudClient create(PhalaCloudSettings settings, PhalaCallObserver observer) {
+        return FeignPhalaCloudClient.create(settings, Sleeper.REAL, Clock.systemUTC(), observer);
     }
 
     /** Seam for tests that want to see the retry waits instead of waiting them. */
     static PhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock) {
-        return FeignPhalaCloudClient.create(settings, sleeper, clock);
+        return create(settings, sleeper, clock, PhalaCallObserver.NONE);
+    }
+
+    /** Seam for tests that watch what a client reports. */
+    static PhalaCloudClient create(PhalaCloudSettings settings, Sleeper sleeper, Clock clock, PhalaCallObserver observer) {
+        return FeignPhalaCloudClient.create(settings, sleeper, clock, observer);
     }
 }

@@ -19,12 +19,18 @@ final class PhalaRetryer implements Retryer {
     private final RetrySettings settings;
     private final String baseUrl;
     private final Sleeper sleeper;
+    private final PhalaCallObserver observer;
     private int attempt = 1;
 
     PhalaRetryer(RetrySettings settings, String baseUrl, Sleeper sleeper) {
+        this(settings, baseUrl, sleeper, PhalaCallObserver.NONE);
+    }
+
+    PhalaRetryer(RetrySettings settings, String baseUrl, Sleeper sleeper, PhalaCallObserver observer) {
         this.settings = settings;
         this.baseUrl = baseUrl;
         this.sleeper = sleeper;
+        this.observer = observer;
     }
 
     @Override
@@ -33,6 +39,7 @@ final class PhalaRetryer implements Retryer {
         if (!error.isRetryable() || attempt >= settings.maxAttempts()) {
             throw error;
         }
+        observer.retried(e.hasRequest() ? ObservedClient.operation(e.request()) : "unknown", error.status());
         Duration wait = error.retryAfter().map(settings::cap).orElseGet(() -> settings.backoff(attempt - 1));
         LOG.info("Retrying Phala Cloud API {} {} in {} ms after attempt {}/{}: {}", error.method(), error.path(),
                 wait.toMillis(), attempt, settings.maxAttempts(), error.getMessage());
@@ -48,7 +55,7 @@ final class PhalaRetryer implements Retryer {
 
     @Override
     public Retryer clone() {
-        return new PhalaRetryer(settings, baseUrl, sleeper);
+        return new PhalaRetryer(settings, baseUrl, sleeper, observer);
     }
 
     private PhalaApiException unwrap(RetryableException e) {

@@ -125,17 +125,9 @@ public class HealStarter {
                          Snapshot snapshot, boolean withinBudget) {
         String key = businessKey(spec.getName(), ordinal);
         String slot = spec.slotName(ordinal);
-        String running = snapshot.healOf(spec.getName(), ordinal);
-        if (running != null) {
-            return new AlreadyHealing(running);
-        }
-        String rollout = snapshot.rolloutOf(slot);
-        if (rollout != null) {
-            return new HeldByRollout(rollout);
-        }
-        int budget = spec.getAutoHealing().getMaxConcurrent();
-        if (withinBudget && snapshot.runningHeals() >= budget) {
-            return new OverBudget(snapshot.runningHeals(), budget);
+        Outcome refusal = refusal(spec, ordinal, snapshot, withinBudget);
+        if (refusal != null) {
+            return refusal;
         }
         serializeStartsOf(spec.getName());
         Map<String, Object> variables = new HashMap<>();
@@ -154,8 +146,25 @@ public class HealStarter {
         return new Started(heal.getId());
     }
 
+    /** Why a heal of the instance must not start now; null when it may. Also asked for a start made through the engine. */
+    public Outcome refusal(ReplicaSetSpec spec, int ordinal, Snapshot snapshot, boolean withinBudget) {
+        String running = snapshot.healOf(spec.getName(), ordinal);
+        if (running != null) {
+            return new AlreadyHealing(running);
+        }
+        String rollout = snapshot.rolloutOf(spec.slotName(ordinal));
+        if (rollout != null) {
+            return new HeldByRollout(rollout);
+        }
+        int budget = spec.getAutoHealing().getMaxConcurrent();
+        if (withinBudget && snapshot.runningHeals() >= budget) {
+            return new OverBudget(snapshot.runningHeals(), budget);
+        }
+        return null;
+    }
+
     /** Touches the one variable every start for the set writes: concurrent starts conflict and one is retried. */
-    private void serializeStartsOf(String replicaSet) {
+    public void serializeStartsOf(String replicaSet) {
         for (ProcessInstance monitor : runtime.createProcessInstanceQuery().processDefinitionKey(MONITOR_PROCESS)
                 .processInstanceBusinessKey(replicaSet).list()) {
             Object started = runtime.getVariable(monitor.getId(), HEALS_STARTED);

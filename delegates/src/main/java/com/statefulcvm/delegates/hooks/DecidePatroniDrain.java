@@ -19,14 +19,22 @@ public class DecidePatroniDrain extends HookStep {
             execution.setVariable("drainDecision", PatroniDrain.Kind.NOT_A_MEMBER.name());
             return Answer.ready(context.slot() + " has no CVM; nothing to drain");
         }
+        PatroniDrain.Decision decision = decide(context);
+        execution.setVariable("drainDecision", decision.kind().name());
+        execution.setVariable("switchoverCandidate", decision.candidate());
+        return new Answer(decision.kind() != PatroniDrain.Kind.WAIT, decision.reason());
+    }
+
+    /**
+     * What draining the context's member needs, from the cluster as it is now; also what the leader's approval shows
+     * before the drain runs.
+     */
+    public static PatroniDrain.Decision decide(HookContext context) {
         PatroniCluster cluster = context.patroni().cluster();
         Set<String> updated = context.updatedMembers();
         List<PatroniMember> members = cluster.members().stream()
                 .map(m -> new PatroniMember(m.name(), m.role(), m.state(), m.lag(), updated.contains(m.name())))
                 .toList();
-        PatroniDrain.Decision decision = PatroniDrain.decide(members, context.member());
-        execution.setVariable("drainDecision", decision.kind().name());
-        execution.setVariable("switchoverCandidate", decision.candidate());
-        return new Answer(decision.kind() != PatroniDrain.Kind.WAIT, decision.reason());
+        return PatroniDrain.decide(members, context.member());
     }
 }

@@ -94,6 +94,8 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(ACTIONS, new HashMap<>(plan.actionsBySlot()));
         execution.setVariable(APPROVAL_BEFORE_ROLLOUT, !automaticRollback && spec.getApprovals().isBeforeRollout() && !waves.isEmpty());
         execution.setVariable(APPROVAL_BETWEEN_INSTANCES, !automaticRollback && spec.getApprovals().isBetweenInstances());
+        // An automatic rollback runs without an operator, as onFailure ROLLBACK asks: no approval of its leader's step.
+        execution.setVariable(LEADER_STEPS, new ArrayList<>(automaticRollback ? List.of() : plan.leaderSteps()));
         execution.setVariable(ON_FAILURE, policy.getOnFailure().name());
         execution.setVariable(PAUSE_REQUESTED, false);
         execution.setVariable(UPDATE_REVISION, update.number());

@@ -65,6 +65,13 @@ public final class RolloutVariables {
     /** Why the rollout ended the way it did (refused, aborted, rolled back), in words. */
     public static final String OUTCOME = "outcome";
 
+    /** The leader slots whose wave waits for an operator's approval (the plan's leaderSteps; empty for a rollback). */
+    public static final String LEADER_STEPS = "leaderSteps";
+    /** Local to the leader's approval task: the leader, the steps done so far, and what its step will do. */
+    public static final String LEADER_SLOT = "leaderSlot";
+    public static final String STEPS_SO_FAR = "stepsSoFar";
+    public static final String LEADER_STEP = "leaderStep";
+
     /** Selects the drain-/rejoin- procedures run-hook.bpmn calls. */
     public static final String WORKLOAD_TYPE = "workloadType";
     public static final String HOOK_TIMEOUT = "hookTimeout";

@@ -66,12 +66,17 @@ class ApiAccess {
 
     /** The rollout report: read from the engine's history. */
     void requireReadHistory(String what) {
+        requireReadHistory(RolloutVariables.PROCESS_KEY, what);
+    }
+
+    /** A procedure's report or list: read from the engine's history of the procedure {@code processKey}. */
+    void requireReadHistory(String processKey, String what) {
         Authentication caller = caller();
         if (caller == null) {
             return;
         }
-        if (!authorized(caller, ProcessDefinitionPermissions.READ_HISTORY, Resources.PROCESS_DEFINITION, RolloutVariables.PROCESS_KEY)) {
-            throw refused(caller, what, "READ_HISTORY on the process definition 'rollout'");
+        if (!authorized(caller, ProcessDefinitionPermissions.READ_HISTORY, Resources.PROCESS_DEFINITION, processKey)) {
+            throw refused(caller, what, "READ_HISTORY on the process definition '" + processKey + "'");
         }
     }
 

@@ -30,6 +30,12 @@ class ApiExceptionHandler {
         return body(problem.status(), problem.getMessage(), problem.detail());
     }
 
+    /** A start refused as the procedure starts (a race our own checks before it did not see). */
+    @ExceptionHandler(ProcedureStartRefused.class)
+    ResponseEntity<Map<String, Object>> startRefused(ProcedureStartRefused refused) {
+        return body(refused.httpStatus(), refused.getMessage(), refused.detail());
+    }
+
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<Map<String, Object>> unreadable(HttpMessageNotReadableException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {

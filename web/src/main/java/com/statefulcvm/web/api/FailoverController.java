@@ -56,10 +56,7 @@ class FailoverController {
         access.requireStart(FailoverVariables.PROCESS_KEY, "start failovers");
         ReplicaSetSpec spec = replicaSets.spec(name);
         String reason = RequestReason.of(body);
-        if (!PatroniSet.PATRONI.equals(spec.getWorkloadType())) {
-            throw new ApiProblem(HttpStatus.BAD_REQUEST, "replica set '" + name + "' is workload type '" + spec.getWorkloadType()
-                    + "': failover.bpmn fails over workload type patroni only");
-        }
+        requireFailoverType(spec);
         // Two requests at once on this node must not both pass the check below. Across nodes they still could; the
         // second failover would then find the candidate leading and the old leader stopped, and change nothing.
         synchronized (starts.computeIfAbsent(name, n -> new Object())) {
@@ -67,7 +64,28 @@ class FailoverController {
         }
     }
 
+    /** 400 for a set of a workload type failover.bpmn cannot fail over. */
+    static void requireFailoverType(ReplicaSetSpec spec) {
+        if (!PatroniSet.PATRONI.equals(spec.getWorkloadType())) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "replica set '" + spec.getName() + "' is workload type '" + spec.getWorkloadType()
+                    + "': failover.bpmn fails over workload type patroni only");
+        }
+    }
+
     private ResponseEntity<Map<String, Object>> start(String name, String reason) {
+        requireNoneRunning(name);
+        String user = access.callerId();
+        Map<String, Object> variables = new HashMap<>();
+        variables.put(FailoverVariables.REPLICA_SET, name);
+        variables.put(FailoverVariables.FAILOVER_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
+        variables.put(FailoverVariables.REQUESTED_BY, user);
+        ProcessInstance started = runtime.startProcessInstanceByKey(FailoverVariables.PROCESS_KEY, name, variables);
+        log.info("Started failover {} of {} (requested by {})", started.getId(), name, user);
+        return ReplicaSetController.created(started.getId(), name);
+    }
+
+    /** 409 when a failover, a rollout or a scale of the set runs, for every start of a failover (REST, Tasklist, engine). */
+    void requireNoneRunning(String name) {
         Optional<String> failover = running.of(FailoverVariables.PROCESS_KEY, name);
         if (failover.isPresent()) {
             throw new ApiProblem(HttpStatus.CONFLICT, "a failover of replica set '" + name + "' is already running",
@@ -88,13 +106,5 @@ class FailoverController {
             throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut + " of replica set '" + name
                     + "' is running; it chooses the leader itself", Map.of("processInstanceId", lightsOut));
         }
-        String user = access.callerId();
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(FailoverVariables.REPLICA_SET, name);
-        variables.put(FailoverVariables.FAILOVER_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
-        variables.put(FailoverVariables.REQUESTED_BY, user);
-        ProcessInstance started = runtime.startProcessInstanceByKey(FailoverVariables.PROCESS_KEY, name, variables);
-        log.info("Started failover {} of {} (requested by {})", started.getId(), name, user);
-        return ReplicaSetController.created(started.getId(), name);
     }
 }

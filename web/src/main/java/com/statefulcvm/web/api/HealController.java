@@ -73,12 +73,7 @@ class HealController {
         ReplicaSetSpec spec = spec(name);
         int target = Ordinals.parse(spec, ordinal);
         String reason = RequestReason.of(body);
-        Optional<Fence> fence = fences.fence(name, target);
-        if (fence.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, spec.slotName(target) + " is " + fence.get().summary()
-                    + "; readmit it (POST /api/replica-sets/" + name + "/instances/" + target + "/readmit)",
-                    Map.of("fencedBy", String.valueOf(fence.get().fencedBy())));
-        }
+        requireNotFenced(spec, target);
         String user = access.callerId();
         return start(spec, target, "requested by " + user + (reason == null ? "" : ": " + reason), user,
                 HealVariables.TRIGGER_OPERATOR, null);
@@ -102,14 +97,7 @@ class HealController {
                                                       String fenced) {
         HealStarter.Outcome outcome = startSerialized(spec, target, why, user, trigger);
         String slot = spec.slotName(target);
-        if (outcome instanceof HealStarter.AlreadyHealing running) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "a heal of " + slot + " is already running",
-                    Map.of("processInstanceId", running.processInstanceId()));
-        }
-        if (outcome instanceof HealStarter.HeldByRollout rollout) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout.processInstanceId() + " is working on " + slot
-                    + "; heal it once the rollout has moved on", Map.of("rolloutProcessInstanceId", rollout.processInstanceId()));
-        }
+        requireStarted(outcome, slot);
         String pid = ((HealStarter.Started) outcome).processInstanceId();
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("processInstanceId", pid);
@@ -120,6 +108,28 @@ class HealController {
             answer.put("fenced", fenced);
         }
         return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + pid)).body(answer);
+    }
+
+    /** 409 for a plain heal of a fenced slot: only a readmit, whose attestation decides, may bring it back. */
+    void requireNotFenced(ReplicaSetSpec spec, int target) {
+        Optional<Fence> fence = fences.fence(spec.getName(), target);
+        if (fence.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, spec.slotName(target) + " is " + fence.get().summary()
+                    + "; readmit it (POST /api/replica-sets/" + spec.getName() + "/instances/" + target + "/readmit)",
+                    Map.of("fencedBy", String.valueOf(fence.get().fencedBy())));
+        }
+    }
+
+    /** 409 for a heal that was not started: the instance is being healed already, or a rollout works on it. */
+    static void requireStarted(HealStarter.Outcome outcome, String slot) {
+        if (outcome instanceof HealStarter.AlreadyHealing running) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "a heal of " + slot + " is already running",
+                    Map.of("processInstanceId", running.processInstanceId()));
+        }
+        if (outcome instanceof HealStarter.HeldByRollout rollout) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout.processInstanceId() + " is working on " + slot
+                    + "; heal it once the rollout has moved on", Map.of("rolloutProcessInstanceId", rollout.processInstanceId()));
+        }
     }
 
     /**

@@ -196,6 +196,7 @@ class ReplicaSetController {
         out.put("refusals", plan.refusals());
         out.put("waves", plan.waves());
         out.put("surgeSlots", plan.surgeSlots());
+        out.put("leaderSteps", plan.leaderSteps());
         out.put("maxUnavailable", plan.maxUnavailable());
         out.put("maxSurge", plan.maxSurge());
         return out;

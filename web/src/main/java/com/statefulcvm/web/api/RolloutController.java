@@ -28,10 +28,10 @@ class RolloutController {
 
     private final RuntimeService runtime;
     private final EngineRollouts engine;
-    private final RolloutReport report;
+    private final ProcedureReport report;
     private final ApiAccess access;
 
-    RolloutController(RuntimeService runtime, EngineRollouts engine, RolloutReport report, ApiAccess access) {
+    RolloutController(RuntimeService runtime, EngineRollouts engine, ProcedureReport report, ApiAccess access) {
         this.runtime = runtime;
         this.engine = engine;
         this.report = report;
@@ -43,7 +43,7 @@ class RolloutController {
         access.requireReadHistory("read rollouts");
         HistoricProcessInstance rollout = engine.rollout(processInstanceId)
                 .orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND, "unknown rollout '" + processInstanceId + "'"));
-        return report.report(rollout);
+        return report.report(ProcedureKind.ROLLOUT, rollout);
     }
 
     @PostMapping("/{processInstanceId}/pause")
@@ -66,7 +66,7 @@ class RolloutController {
         if (engine.runningRollout(pid).isEmpty()) {
             Optional<HistoricProcessInstance> ended = engine.rollout(pid);
             throw new ApiProblem(HttpStatus.NOT_FOUND, ended.isPresent()
-                    ? "rollout '" + pid + "' has already ended (" + RolloutReport.state(ended.get()) + "), there is nothing to " + action
+                    ? "rollout '" + pid + "' has already ended (" + ProcedureReport.state(ended.get()) + "), there is nothing to " + action
                     : "unknown rollout '" + pid + "'");
         }
         long waiting = engine.subscriptions(pid, message);

@@ -48,27 +48,32 @@ class RolloutStarter {
         }
     }
 
+    /** 409 when a rollout or a scale of the set runs: the one-per-set rule, for every start (REST, Tasklist, engine). */
+    void requireNoneRunning(String set) {
+        Optional<String> rollout = running.of(RolloutVariables.PROCESS_KEY, set);
+        if (rollout.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "a rollout of '" + set + "' is already running",
+                    Map.of("processInstanceId", rollout.get()));
+        }
+        Optional<String> scale = running.of(com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY, set);
+        if (scale.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale.get() + " of '" + set
+                    + "' is running; roll out once it has ended", Map.of("processInstanceId", scale.get()));
+        }
+        Optional<String> lightsOut = running.of(com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY, set);
+        if (lightsOut.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut.get() + " of '" + set
+                    + "' is running; roll out once it has ended", Map.of("processInstanceId", lightsOut.get()));
+        }
+    }
+
     String start(ReplicaSetSpec spec, String dockerCompose) {
         return start(spec, Start.of(dockerCompose));
     }
 
     String start(ReplicaSetSpec spec, Start start) {
         synchronized (locks.computeIfAbsent(spec.getName(), k -> new Object())) {
-            Optional<String> rollout = running.of(RolloutVariables.PROCESS_KEY, spec.getName());
-            if (rollout.isPresent()) {
-                throw new ApiProblem(HttpStatus.CONFLICT, "a rollout of '" + spec.getName() + "' is already running",
-                        Map.of("processInstanceId", rollout.get()));
-            }
-            Optional<String> scale = running.of(com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY, spec.getName());
-            if (scale.isPresent()) {
-                throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale.get() + " of '" + spec.getName()
-                        + "' is running; roll out once it has ended", Map.of("processInstanceId", scale.get()));
-            }
-            Optional<String> lightsOut = running.of(com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY, spec.getName());
-            if (lightsOut.isPresent()) {
-                throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut.get() + " of '" + spec.getName()
-                        + "' is running; roll out once it has ended", Map.of("processInstanceId", lightsOut.get()));
-            }
+            requireNoneRunning(spec.getName());
             Map<String, Object> variables = new HashMap<>();
             variables.put(RolloutVariables.REPLICA_SET, spec.getName());
             variables.put(RolloutVariables.TARGET_COMPOSE, ComposeValue.of(start.dockerCompose()));

@@ -3,10 +3,12 @@ package com.statefulcvm.web.config;
 import com.statefulcvm.connectors.health.HealthProbe;
 import com.statefulcvm.connectors.health.HttpHealthProbe;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
+import com.statefulcvm.connectors.phala.PhalaCallObserver;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.PhalaCloudClients;
 import com.statefulcvm.connectors.phala.PhalaCloudSettings;
 import com.statefulcvm.connectors.phala.RetrySettings;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -15,12 +17,14 @@ import org.springframework.core.env.Environment;
 public class ConnectorConfiguration {
 
     @Bean
-    public PhalaCloudClient phalaCloudClient(OrchestratorProperties properties, Environment environment) {
+    public PhalaCloudClient phalaCloudClient(OrchestratorProperties properties, Environment environment,
+                                             ObjectProvider<PhalaCallObserver> observer) {
         OrchestratorProperties.Phala p = properties.getPhala();
         String apiKey = PhalaApiKey.resolve(p, environment.getProperty("simulator.enabled", Boolean.class, false));
         return PhalaCloudClients.create(new PhalaCloudSettings(p.getBaseUrl(), apiKey, p.getApiVersion(),
                 p.getConnectTimeout(), p.getReadTimeout(),
-                new RetrySettings(p.getMaxAttempts(), p.getInitialBackoff(), p.getMaxBackoff())));
+                new RetrySettings(p.getMaxAttempts(), p.getInitialBackoff(), p.getMaxBackoff())),
+                observer.getIfAvailable(() -> PhalaCallObserver.NONE));
     }
 
     @Bean

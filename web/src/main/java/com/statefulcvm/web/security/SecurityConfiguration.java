@@ -26,7 +26,8 @@ public class SecurityConfiguration {
         registration.setName("orchestrator-basic-authentication");
         registration.addInitParameter(ProcessEngineAuthenticationFilter.AUTHENTICATION_PROVIDER_PARAM,
                 HttpBasicAuthenticationProvider.class.getName());
-        registration.addUrlPatterns("/engine-rest/*", "/api/*");
+        // the metrics too: they name sets, steps and users' procedures
+        registration.addUrlPatterns("/engine-rest/*", "/api/*", "/actuator/prometheus");
         registration.setOrder(AUTHENTICATION_ORDER);
         return registration;
     }

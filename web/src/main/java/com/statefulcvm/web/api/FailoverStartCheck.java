@@ -1,0 +1,44 @@
+package com.statefulcvm.web.api;
+
+import com.statefulcvm.delegates.failover.FailoverVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.springframework.stereotype.Component;
+
+/**
+ * failover.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API: a Patroni
+ * set, no failover, rollout or scale of it running ({@link FailoverController}'s rules and messages).
+ */
+@Component
+class FailoverStartCheck implements ProcedureStartCheck {
+
+    private static final String REASON = "reason";
+
+    private final ReplicaSets replicaSets;
+    private final FailoverController failovers;
+
+    FailoverStartCheck(ReplicaSets replicaSets, FailoverController failovers) {
+        this.replicaSets = replicaSets;
+        this.failovers = failovers;
+    }
+
+    @Override
+    public String processKey() {
+        return FailoverVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public String check(ProcedureStart start) {
+        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+        FailoverController.requireFailoverType(spec);
+        failovers.requireNoneRunning(spec.getName());
+        String requestedBy = start.requestedBy(FailoverVariables.REQUESTED_BY);
+        String reason = start.text(REASON);
+        start.remove(REASON);
+        start.set(FailoverVariables.REQUESTED_BY, requestedBy);
+        if (start.text(FailoverVariables.FAILOVER_REASON) == null) {
+            start.set(FailoverVariables.FAILOVER_REASON, start.requestedByWithReason(requestedBy, reason));
+        }
+        return spec.getName();
+    }
+}

@@ -1,0 +1,65 @@
+package com.statefulcvm.web.api;
+
+import com.statefulcvm.delegates.heal.HealStarter;
+import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * heal.bpmn's start, from the start form ({@code replicaSet}, {@code ordinal}, optional {@code reason}), our REST API or
+ * the health monitor: the instance exists, no heal of it runs, no rollout works on it ({@link HealStarter}'s rules,
+ * the REST API's messages), and a fenced instance only by a readmit. The health monitor's budget is the monitor's own
+ * business and is not asked here.
+ */
+@Component
+class HealStartCheck implements ProcedureStartCheck {
+
+    private static final String REASON = "reason";
+
+    private final ReplicaSets replicaSets;
+    private final HealStarter starter;
+    private final HealController heals;
+
+    HealStartCheck(ReplicaSets replicaSets, HealStarter starter, HealController heals) {
+        this.replicaSets = replicaSets;
+        this.starter = starter;
+        this.heals = heals;
+    }
+
+    @Override
+    public String processKey() {
+        return HealVariables.HEAL_PROCESS;
+    }
+
+    @Override
+    public String check(ProcedureStart start) {
+        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+        Object given = start.firstOf(HealVariables.ORDINAL);
+        if (given == null) {
+            throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, "ordinal: is required");
+        }
+        int ordinal = Ordinals.parse(spec, String.valueOf(given));
+        String slot = spec.slotName(ordinal);
+        if (!HealVariables.TRIGGER_READMIT.equals(start.text(HealVariables.HEAL_TRIGGER))) {
+            heals.requireNotFenced(spec, ordinal);
+        }
+        HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
+        starter.serializeStartsOf(spec.getName());
+
+        String requestedBy = start.requestedBy(HealVariables.REQUESTED_BY);
+        String reason = start.text(REASON);
+        start.remove(REASON);
+        start.set(HealVariables.ORDINAL, ordinal);
+        start.set(HealVariables.SLOT, slot);
+        start.set(HealVariables.REQUESTED_BY, requestedBy);
+        if (start.text(HealVariables.HEAL_TRIGGER) == null) {
+            start.set(HealVariables.HEAL_TRIGGER, HealVariables.TRIGGER_OPERATOR);
+        }
+        if (start.text(HealVariables.HEAL_REASON) == null) {
+            start.set(HealVariables.HEAL_REASON, start.requestedByWithReason(requestedBy, reason));
+        }
+        return HealVariables.businessKey(spec.getName(), ordinal);
+    }
+}

@@ -1,0 +1,53 @@
+package com.statefulcvm.web.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.springframework.stereotype.Component;
+
+/**
+ * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API
+ * ({@code lightsOutReason} already worded): {@link LightsOutStartChecks}, the REST API's checks and messages.
+ */
+@Component
+class LightsOutStartCheck implements ProcedureStartCheck {
+
+    private static final String REASON = "reason";
+
+    private final ReplicaSets replicaSets;
+    private final LightsOutStartChecks checks;
+    private final ObjectMapper json;
+
+    LightsOutStartCheck(ReplicaSets replicaSets, LightsOutStartChecks checks, ObjectMapper json) {
+        this.replicaSets = replicaSets;
+        this.checks = checks;
+        this.json = json;
+    }
+
+    @Override
+    public String processKey() {
+        return LightsOutVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public String check(ProcedureStart start) {
+        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+        ObjectNode body = json.createObjectNode();
+        String reason = start.text(REASON);
+        if (reason != null) {
+            body.put(REASON, reason);
+        }
+        String checkedReason = checks.request(spec.getName(), body);
+        checks.requireNothingRunning(spec.getName());
+
+        String requestedBy = start.requestedBy(LightsOutVariables.REQUESTED_BY);
+        start.remove(REASON);
+        start.set(LightsOutVariables.REQUESTED_BY, requestedBy);
+        if (start.text(LightsOutVariables.LIGHTS_OUT_REASON) == null) {
+            start.set(LightsOutVariables.LIGHTS_OUT_REASON, start.requestedByWithReason(requestedBy, checkedReason));
+        }
+        return spec.getName();
+    }
+}

@@ -1,0 +1,126 @@
+package com.statefulcvm.web.api;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.impl.identity.Authentication;
+import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The one place every start of an operator procedure is checked, whoever starts it: {@link ProcedureStartPlugin} calls
+ * {@link #check} as the process instance starts (its start listener), inside the transaction that starts it, so a refusal rolls the start
+ * back and nothing changes. The checks themselves are the ones our REST API makes ({@link ProcedureStartCheck}, one per
+ * procedure). Every accepted start runs under the set's name as business key and records who started it
+ * ({@code requestedBy}, the authenticated user).
+ * <p>
+ * Starts for one set on this node are serialized from the check to the end of their transaction, so two starts at once
+ * (Tasklist and REST, or two engine REST calls) cannot both pass the one-per-set check. Across nodes they still could,
+ * as documented for the REST API.
+ */
+@Component
+public class ProcedureStarts {
+
+    private static final Logger log = LoggerFactory.getLogger(ProcedureStarts.class);
+    private static final long LOCK_SECONDS = 30;
+
+    private final Map<String, ProcedureStartCheck> checks;
+    private final ObjectProvider<MeterRegistry> meters;
+    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+
+    ProcedureStarts(List<ProcedureStartCheck> checks, ObjectProvider<MeterRegistry> meters) {
+        this.checks = checks.stream().collect(Collectors.toMap(ProcedureStartCheck::processKey, Function.identity()));
+        this.meters = meters;
+    }
+
+    /** The operator procedures: those with a start check, the only ones Tasklist offers to start. */
+    public Set<String> procedures() {
+        return checks.keySet();
+    }
+
+    void check(String processKey, DelegateExecution execution) {
+        ProcedureStartCheck check = checks.get(processKey);
+        if (check == null || calledByAnotherProcedure(execution)) {
+            // an automatic rollback is a rollout called by the failed rollout: the caller was checked when it started
+            return;
+        }
+        String caller = caller(execution);
+        ProcedureStart start = new ProcedureStart(processKey, execution, caller);
+        try {
+            lockUntilTransactionEnds(String.valueOf(start.text("replicaSet")));
+            String businessKey = check.check(start);
+            String given = execution.getProcessBusinessKey();
+            if (given == null) {
+                execution.setProcessBusinessKey(businessKey);
+            } else if (!given.equals(businessKey)) {
+                throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, "businessKey: must be '" + businessKey
+                        + "' for this start (the procedure runs under it), was '" + given + "'");
+            }
+            count(processKey, "started");
+            log.info("Start of {} for {} accepted (requested by {})", processKey, businessKey, start.requestedBy("requestedBy"));
+        } catch (ApiProblem problem) {
+            count(processKey, "refused");
+            throw new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail());
+        } catch (ProcedureStartRefused refused) {
+            count(processKey, "refused");
+            throw refused;
+        }
+    }
+
+    private static boolean calledByAnotherProcedure(DelegateExecution execution) {
+        return execution instanceof ExecutionEntity entity && entity.getProcessInstance().getSuperExecution() != null;
+    }
+
+    private static String caller(DelegateExecution execution) {
+        Authentication authentication = execution.getProcessEngineServices().getIdentityService().getCurrentAuthentication();
+        return authentication == null ? null : authentication.getUserId();
+    }
+
+    private void lockUntilTransactionEnds(String set) {
+        ReentrantLock lock = locks.computeIfAbsent(set, s -> new ReentrantLock());
+        boolean locked;
+        try {
+            locked = lock.tryLock(LOCK_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
+        if (!locked) {
+            throw new ProcedureStartRefused(HttpStatus.CONFLICT, "another procedure of replica set '" + set
+                    + "' was being started at the same moment; try again");
+        }
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    lock.unlock();
+                }
+            });
+        } else {
+            // no transaction to wait for (the engine runs in Spring's transactions, so this is a test engine): the
+            // start is serialized up to here only
+            lock.unlock();
+        }
+    }
+
+    private void count(String processKey, String result) {
+        MeterRegistry registry = meters.getIfAvailable();
+        if (registry != null) {
+            registry.counter("orchestrator.procedure.starts", "procedure", processKey, "result", result).increment();
+        }
+    }
+}

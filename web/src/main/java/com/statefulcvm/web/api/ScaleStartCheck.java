@@ -1,0 +1,59 @@
+package com.statefulcvm.web.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.springframework.stereotype.Component;
+
+/**
+ * scale.bpmn's start, from the start form ({@code replicaSet}, {@code replicas}, optional {@code reason}) or our REST
+ * API ({@code requestedReplicas}): {@link ScaleStartChecks}, the REST API's checks and messages.
+ */
+@Component
+class ScaleStartCheck implements ProcedureStartCheck {
+
+    private static final String REASON = "reason";
+
+    private final ReplicaSets replicaSets;
+    private final ScaleStartChecks checks;
+    private final ObjectMapper json;
+
+    ScaleStartCheck(ReplicaSets replicaSets, ScaleStartChecks checks, ObjectMapper json) {
+        this.replicaSets = replicaSets;
+        this.checks = checks;
+        this.json = json;
+    }
+
+    @Override
+    public String processKey() {
+        return ScaleVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public String check(ProcedureStart start) {
+        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+        ObjectNode body = json.createObjectNode();
+        Object replicas = start.firstOf(ScaleStartChecks.REPLICAS, ScaleVariables.REQUESTED_REPLICAS);
+        if (replicas != null) {
+            body.set(ScaleStartChecks.REPLICAS, json.valueToTree(replicas));
+        }
+        String reason = start.text(REASON);
+        if (reason != null) {
+            body.put(REASON, reason);
+        }
+        ScaleStartChecks.Request request = checks.request(spec.getName(), body);
+        checks.requireNothingRunning(spec.getName());
+
+        String requestedBy = start.requestedBy(ScaleVariables.REQUESTED_BY);
+        start.remove(ScaleStartChecks.REPLICAS);
+        start.remove(REASON);
+        start.set(ScaleVariables.REQUESTED_REPLICAS, request.replicas());
+        start.set(ScaleVariables.REQUESTED_BY, requestedBy);
+        if (start.text(ScaleVariables.SCALE_REASON) == null) {
+            start.set(ScaleVariables.SCALE_REASON, start.requestedByWithReason(requestedBy, request.reason()));
+        }
+        return spec.getName();
+    }
+}
