@@ -2,9 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
-import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.slf4j.Logger;
@@ -17,11 +15,9 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.IntStream;
 
 /**
  * {@code POST /api/replica-sets/{name}/lights-out-recovery {"reason": "..."}}: starts lights-out-recovery.bpmn
@@ -62,10 +58,6 @@ class LightsOutController {
             variables.put(LightsOutVariables.REPLICA_SET, name);
             variables.put(LightsOutVariables.REQUESTED_BY, user);
             variables.put(LightsOutVariables.LIGHTS_OUT_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
-            // every slot is held (HealStarter's claims) from the start, not only from "Plan the recovery" (a job of its
-            // own): a monitor round in between would otherwise heal or re-attest one of them
-            ReplicaSetSpec spec = replicaSets.spec(name);
-            variables.put(RolloutVariables.WAVE, new ArrayList<>(IntStream.range(0, spec.getReplicas()).mapToObj(spec::slotName).toList()));
             ProcessInstance started = runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, name, variables);
             log.info("Started lights-out recovery {} of {} (requested by {})", started.getId(), name, user);
             return ReplicaSetController.created(started.getId(), name);

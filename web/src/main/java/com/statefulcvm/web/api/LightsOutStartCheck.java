@@ -3,9 +3,13 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.stereotype.Component;
+
+import java.util.ArrayList;
+import java.util.stream.IntStream;
 
 /**
  * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API
@@ -48,6 +52,9 @@ class LightsOutStartCheck implements ProcedureStartCheck {
         if (start.text(LightsOutVariables.LIGHTS_OUT_REASON) == null) {
             start.set(LightsOutVariables.LIGHTS_OUT_REASON, start.requestedByWithReason(requestedBy, checkedReason));
         }
+        // every slot is held (HealStarter's claims) from the start, not only from "Plan the recovery" (a job of its
+        // own): a monitor round in between would otherwise heal, re-attest or fence one of them
+        start.set(RolloutVariables.WAVE, new ArrayList<>(IntStream.range(0, spec.getReplicas()).mapToObj(spec::slotName).toList()));
         return spec.getName();
     }
 }
