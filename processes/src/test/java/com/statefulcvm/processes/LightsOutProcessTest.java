@@ -36,7 +36,7 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
  */
 @Deployment(resources = {"processes/lights-out-recovery.bpmn", "processes/sequence-generic.bpmn", "processes/attest-instance.bpmn",
         "processes/run-hook.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-lights-out.form",
-        "processes/start-lights-out.form", "processes/hook-failed.form"})
+        "processes/start-lights-out-recovery.form", "processes/hook-failed.form"})
 class LightsOutProcessTest {
 
     @RegisterExtension

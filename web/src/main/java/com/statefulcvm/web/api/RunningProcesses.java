@@ -5,8 +5,10 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,5 +39,24 @@ class RunningProcesses {
         return configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
                 () -> runtime.createProcessInstanceQuery().processDefinitionKey(HealVariables.HEAL_PROCESS)
                         .processInstanceBusinessKeyLike(set + "/%").list().stream().map(ProcessInstance::getId).findFirst()));
+    }
+
+    /**
+     * 409 when an instance of {@code processKey} runs for the set: the one rule behind every "one procedure of a set
+     * at a time" check. {@code message} may name the running instance as {@code %s}.
+     */
+    void requireNone(String processKey, String set, String message) {
+        Optional<String> id = of(processKey, set);
+        if (id.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
+        }
+    }
+
+    /** 409 when a heal of one of the set's instances runs; {@code message} may name it as {@code %s}. */
+    void requireNoHeal(String set, String message) {
+        Optional<String> id = healOf(set);
+        if (id.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
+        }
     }
 }
