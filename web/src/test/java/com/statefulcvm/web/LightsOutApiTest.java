@@ -181,6 +181,16 @@ class LightsOutApiTest {
                         .singleResult().getValue()).toList();
         assertThat(attested).containsExactly("lodemo-2", "lodemo-0", "lodemo-1");
         driver.awaitAllRunning(3);
+        // the audit trail: the recovery's own report and the set's list of procedures
+        JsonNode recovery = JSON.readTree(driver.admin().getForObject("/api/lights-out-recoveries/" + pid, String.class));
+        assertThat(recovery.get("kind").asText()).isEqualTo("lights-out-recovery");
+        assertThat(recovery.get("state").asText()).isEqualTo("completed");
+        assertThat(recovery.get("seed").asText()).isEqualTo("lodemo-2");
+        assertThat(recovery.get("chosenSeed").asText()).isEqualTo("lodemo-1");
+        assertThat(recovery.get("reason").asText()).endsWith("region outage");
+        assertThat(recovery.get("outcome").asText()).contains("seeded from lodemo-2");
+        JsonNode listed = JSON.readTree(driver.admin().getForObject("/api/replica-sets/" + SET + "/procedures?kind=lights-out-recovery", String.class));
+        assertThat(listed.get("procedures").get(0).get("report").asText()).isEqualTo("/api/lights-out-recoveries/" + pid);
 
         everyCvmStopped();
         ANSWERS.put(SET + "-1", "n/a");

@@ -3,7 +3,9 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.failover.FailoverVariables;
 import com.statefulcvm.delegates.failover.PatroniSet;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.scale.ScaleVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.RuntimeService;
@@ -20,7 +22,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -86,25 +87,12 @@ class FailoverController {
 
     /** 409 when a failover, a rollout or a scale of the set runs, for every start of a failover (REST, Tasklist, engine). */
     void requireNoneRunning(String name) {
-        Optional<String> failover = running.of(FailoverVariables.PROCESS_KEY, name);
-        if (failover.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "a failover of replica set '" + name + "' is already running",
-                    Map.of("processInstanceId", failover.get()));
-        }
-        String rollout = running.of(RolloutVariables.PROCESS_KEY, name).orElse(null);
-        if (rollout != null) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout + " is working on replica set '" + name
-                    + "'; abort it first (its drain moves leadership too)", Map.of("rolloutProcessInstanceId", rollout));
-        }
-        String scale = running.of(com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY, name).orElse(null);
-        if (scale != null) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale + " of replica set '" + name
-                    + "' is running; stop it first (its drain and leave steps move leadership too)", Map.of("processInstanceId", scale));
-        }
-        String lightsOut = running.of(com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY, name).orElse(null);
-        if (lightsOut != null) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut + " of replica set '" + name
-                    + "' is running; it chooses the leader itself", Map.of("processInstanceId", lightsOut));
-        }
+        running.requireNone(FailoverVariables.PROCESS_KEY, name, "a failover of replica set '" + name + "' is already running");
+        running.requireNone(RolloutVariables.PROCESS_KEY, name, "rollout %s is working on replica set '" + name
+                + "'; abort it first (its drain moves leadership too)");
+        running.requireNone(ScaleVariables.PROCESS_KEY, name, "scale %s of replica set '" + name
+                + "' is running; stop it first (its drain and leave steps move leadership too)");
+        running.requireNone(LightsOutVariables.PROCESS_KEY, name, "lights-out recovery %s of replica set '" + name
+                + "' is running; it chooses the leader itself");
     }
 }

@@ -11,7 +11,6 @@ import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -46,28 +45,13 @@ class LightsOutStartChecks {
 
     /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */
     void requireNothingRunning(String set) {
-        conflict(LightsOutVariables.PROCESS_KEY, set, "a lights-out recovery of replica set '" + set + "' is already running");
-        conflict(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; abort it first");
-        conflict(ScaleVariables.PROCESS_KEY, set, "scale %s of replica set '" + set + "' is running; stop it first");
-        conflict(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; recover once it has ended");
-        Optional<String> heal = running.healOf(set);
-        if (heal.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "heal " + heal.get() + " of an instance of replica set '" + set
-                    + "' is running; recover once the heal has ended", Map.of("processInstanceId", heal.get()));
-        }
+        running.requireNone(LightsOutVariables.PROCESS_KEY, set, "a lights-out recovery of replica set '" + set + "' is already running");
+        running.requireNone(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; abort it first");
+        running.requireNone(ScaleVariables.PROCESS_KEY, set, "scale %s of replica set '" + set + "' is running; stop it first");
+        running.requireNone(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; recover once it has ended");
+        running.requireNoHeal(set, "heal %s of an instance of replica set '" + set + "' is running; recover once the heal has ended");
         // The recovery holds every slot against the monitor's heals and re-attestations while it runs (HealStarter's
         // claims), but one already running would still fence, and stop, an instance the recovery is starting.
-        Optional<String> admission = running.admissionOf(set);
-        if (admission.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "re-attestation " + admission.get() + " of an instance of replica set '" + set
-                    + "' is running; recover once it has ended", Map.of("processInstanceId", admission.get()));
-        }
-    }
-
-    private void conflict(String processKey, String set, String message) {
-        Optional<String> id = running.of(processKey, set);
-        if (id.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
-        }
+        running.requireNoAdmission(set, "re-attestation %s of an instance of replica set '" + set + "' is running; recover once it has ended");
     }
 }

@@ -58,13 +58,18 @@ class ProcedureController {
         return reportOf(ProcedureKind.SCALE, processInstanceId);
     }
 
+    @GetMapping("/lights-out-recoveries/{processInstanceId}")
+    Map<String, Object> lightsOutRecovery(@PathVariable String processInstanceId) {
+        return reportOf(ProcedureKind.LIGHTS_OUT, processInstanceId);
+    }
+
     private Map<String, Object> reportOf(ProcedureKind kind, String pid) {
-        access.requireReadHistory(kind.processKey(), "read " + kind.kind() + "s");
+        access.requireReadHistory(kind.processKey(), "read " + kind.plural());
         HistoricProcessInstance procedure = history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult();
         if (procedure == null || !kind.processKey().equals(procedure.getProcessDefinitionKey())) {
-            String other = procedure == null ? null : ProcedureReport.kindOf(procedure).map(ProcedureKind::kind).orElse(null);
+            ProcedureKind other = procedure == null ? null : ProcedureReport.kindOf(procedure).orElse(null);
             throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown " + kind.kind() + " '" + pid + "'"
-                    + (other == null ? "" : ": it is a " + other + " (GET /api/" + other + "s/" + pid + ")"));
+                    + (other == null ? "" : ": it is a " + other.kind() + " (GET " + other.reportPath(pid) + ")"));
         }
         return report.report(kind, procedure);
     }
@@ -82,7 +87,7 @@ class ProcedureController {
                 "kind: must be one of " + ProcedureKind.names() + " (was '" + kind + "')")));
         int size = number("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
         int first = number("offset", offset, 0, 0, Integer.MAX_VALUE);
-        kinds.forEach(k -> access.requireReadHistory(k.processKey(), "read the " + k.kind() + "s of a replica set"));
+        kinds.forEach(k -> access.requireReadHistory(k.processKey(), "read the " + k.plural() + " of a replica set"));
 
         // Every procedure keeps the set's name in its replicaSet variable (a heal's business key is <set>/<ordinal>,
         // a rollback's that of the rollout that called it): the variable finds them all, and only them.

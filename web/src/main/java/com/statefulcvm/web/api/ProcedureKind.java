@@ -2,6 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.statefulcvm.delegates.failover.FailoverVariables;
 import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.scale.ScaleVariables;
 
@@ -20,34 +21,51 @@ import java.util.Optional;
  */
 enum ProcedureKind {
 
-    ROLLOUT("rollout", RolloutVariables.PROCESS_KEY, null, Map.of()),
-    HEAL("heal", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT, details(
+    ROLLOUT("rollout", "rollouts", RolloutVariables.PROCESS_KEY, null, Map.of()),
+    HEAL("heal", "heals", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT, details(
             HealVariables.SLOT, "slot", HealVariables.ORDINAL, "ordinal", HealVariables.HEAL_TRIGGER, "trigger",
             HealVariables.HEAL_REASON, "reason", HealVariables.HEAL_FAILURE, "failure")),
-    FAILOVER("failover", FailoverVariables.PROCESS_KEY, FailoverVariables.FAILOVER_RESULT, details(
+    FAILOVER("failover", "failovers", FailoverVariables.PROCESS_KEY, FailoverVariables.FAILOVER_RESULT, details(
             FailoverVariables.FAILOVER_REASON, "reason", FailoverVariables.LEADER_VERDICT, "leaderVerdict",
             FailoverVariables.OLD_LEADER, "oldLeader", FailoverVariables.CANDIDATE, "candidate",
             FailoverVariables.CANDIDATE_REASON, "candidateReason", FailoverVariables.NEW_LEADER, "newLeader")),
-    SCALE("scale", ScaleVariables.PROCESS_KEY, ScaleVariables.SCALE_RESULT, details(
+    SCALE("scale", "scales", ScaleVariables.PROCESS_KEY, ScaleVariables.SCALE_RESULT, details(
             ScaleVariables.SCALE_REASON, "reason", ScaleVariables.CURRENT_REPLICAS, "fromReplicas",
             ScaleVariables.REQUESTED_REPLICAS, "toReplicas", ScaleVariables.DIRECTION, "direction",
-            ScaleVariables.SCALE_REFUSAL, "refusal"));
+            ScaleVariables.SCALE_REFUSAL, "refusal")),
+    LIGHTS_OUT("lights-out-recovery", "lights-out-recoveries", LightsOutVariables.PROCESS_KEY, LightsOutVariables.RESULT, details(
+            LightsOutVariables.LIGHTS_OUT_REASON, "reason", LightsOutVariables.SEQUENCE_REPORT, "sequenceNumbers",
+            LightsOutVariables.CHOSEN_SEED, "chosenSeed", LightsOutVariables.SEED, "seed",
+            LightsOutVariables.SEED_OVERRIDDEN, "seedOverridden", LightsOutVariables.FOLLOWERS_NOT_JOINED, "followersNotJoined",
+            LightsOutVariables.REFUSAL, "refusal"));
 
     private final String kind;
+    private final String collection;
     private final String processKey;
     private final String resultVariable;
     private final Map<String, String> details;
 
-    ProcedureKind(String kind, String processKey, String resultVariable, Map<String, String> details) {
+    ProcedureKind(String kind, String collection, String processKey, String resultVariable, Map<String, String> details) {
         this.kind = kind;
+        this.collection = collection;
         this.processKey = processKey;
         this.resultVariable = resultVariable;
         this.details = details;
     }
 
-    /** What the API calls it: rollout, heal, failover, scale. */
+    /** What the API calls it: rollout, heal, failover, scale, lights-out-recovery. */
     String kind() {
         return kind;
+    }
+
+    /** Where its reports are: {@code /api/<collection>/<id>}. */
+    String reportPath(String processInstanceId) {
+        return "/api/" + collection + "/" + processInstanceId;
+    }
+
+    /** The kind in the plural, as an operator reads it in a refusal. */
+    String plural() {
+        return collection.replace('-', ' ');
     }
 
     String processKey() {

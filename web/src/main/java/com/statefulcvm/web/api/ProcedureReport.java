@@ -177,7 +177,7 @@ class ProcedureReport {
         if (procedure.getSuperProcessInstanceId() != null) {
             row.put("calledBy", procedure.getSuperProcessInstanceId());
         }
-        row.put("report", "/api/" + kind.kind() + "s/" + pid);
+        row.put("report", kind.reportPath(pid));
         return row;
     }
 

@@ -1,16 +1,16 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.connectors.phala.EnvEncryption;
+import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.scale.ScaleVariables;
 import com.statefulcvm.delegates.support.ComposeValue;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.RuntimeService;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -50,21 +50,9 @@ class RolloutStarter {
 
     /** 409 when a rollout or a scale of the set runs: the one-per-set rule, for every start (REST, Tasklist, engine). */
     void requireNoneRunning(String set) {
-        Optional<String> rollout = running.of(RolloutVariables.PROCESS_KEY, set);
-        if (rollout.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "a rollout of '" + set + "' is already running",
-                    Map.of("processInstanceId", rollout.get()));
-        }
-        Optional<String> scale = running.of(com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY, set);
-        if (scale.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "scale " + scale.get() + " of '" + set
-                    + "' is running; roll out once it has ended", Map.of("processInstanceId", scale.get()));
-        }
-        Optional<String> lightsOut = running.of(com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY, set);
-        if (lightsOut.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "lights-out recovery " + lightsOut.get() + " of '" + set
-                    + "' is running; roll out once it has ended", Map.of("processInstanceId", lightsOut.get()));
-        }
+        running.requireNone(RolloutVariables.PROCESS_KEY, set, "a rollout of '" + set + "' is already running");
+        running.requireNone(ScaleVariables.PROCESS_KEY, set, "scale %s of '" + set + "' is running; roll out once it has ended");
+        running.requireNone(LightsOutVariables.PROCESS_KEY, set, "lights-out recovery %s of '" + set + "' is running; roll out once it has ended");
     }
 
     String start(ReplicaSetSpec spec, String dockerCompose) {

@@ -6,8 +6,10 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,5 +52,29 @@ class RunningProcesses {
         return configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
                 () -> runtime.createProcessInstanceQuery().processDefinitionKey(processKey)
                         .processInstanceBusinessKeyLike(set + "/%").list().stream().map(ProcessInstance::getId).findFirst()));
+    }
+
+    /**
+     * 409 when an instance of {@code processKey} runs for the set: the one rule behind every "one procedure of a set
+     * at a time" check. {@code message} may name the running instance as {@code %s}.
+     */
+    void requireNone(String processKey, String set, String message) {
+        refuseIfRunning(of(processKey, set), message);
+    }
+
+    /** 409 when a heal of one of the set's instances runs; {@code message} may name it as {@code %s}. */
+    void requireNoHeal(String set, String message) {
+        refuseIfRunning(healOf(set), message);
+    }
+
+    /** 409 when a re-attestation of one of the set's instances runs; {@code message} may name it as {@code %s}. */
+    void requireNoAdmission(String set, String message) {
+        refuseIfRunning(admissionOf(set), message);
+    }
+
+    private static void refuseIfRunning(Optional<String> id, String message) {
+        if (id.isPresent()) {
+            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
+        }
     }
 }

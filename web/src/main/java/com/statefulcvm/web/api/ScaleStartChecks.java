@@ -11,7 +11,6 @@ import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -59,21 +58,10 @@ class ScaleStartChecks {
 
     /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */
     void requireNothingRunning(String set) {
-        conflict(ScaleVariables.PROCESS_KEY, set, "a scale of replica set '" + set + "' is already running");
-        conflict(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; scale it once the rollout has ended");
-        conflict(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; scale it once it has ended");
-        conflict(LightsOutVariables.PROCESS_KEY, set, "lights-out recovery %s of replica set '" + set + "' is running; scale it once it has ended");
-        Optional<String> heal = running.healOf(set);
-        if (heal.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "heal " + heal.get() + " of an instance of replica set '" + set
-                    + "' is running; scale it once the heal has ended", Map.of("processInstanceId", heal.get()));
-        }
-    }
-
-    private void conflict(String processKey, String set, String message) {
-        Optional<String> id = running.of(processKey, set);
-        if (id.isPresent()) {
-            throw new ApiProblem(HttpStatus.CONFLICT, message.replace("%s", id.get()), Map.of("processInstanceId", id.get()));
-        }
+        running.requireNone(ScaleVariables.PROCESS_KEY, set, "a scale of replica set '" + set + "' is already running");
+        running.requireNone(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; scale it once the rollout has ended");
+        running.requireNone(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; scale it once it has ended");
+        running.requireNone(LightsOutVariables.PROCESS_KEY, set, "lights-out recovery %s of replica set '" + set + "' is running; scale it once it has ended");
+        running.requireNoHeal(set, "heal %s of an instance of replica set '" + set + "' is running; scale it once the heal has ended");
     }
 }

@@ -2,6 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.statefulcvm.delegates.lightsout.LightsOutChecks;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 
@@ -11,8 +12,10 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.CALLS_REAL_METHODS;
+import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 /**
  * A lights-out recovery holds every slot of its set against the health monitor's heals and re-attestations while it
@@ -21,12 +24,20 @@ import static org.mockito.Mockito.when;
  */
 class LightsOutStartChecksTest {
 
-    private final RunningProcesses running = mock(RunningProcesses.class);
+    /** The 409 rules are RunningProcesses' own; only its engine queries answer as a stand-in does. */
+    private final RunningProcesses running = mock(RunningProcesses.class, CALLS_REAL_METHODS);
     private final LightsOutStartChecks checks = new LightsOutStartChecks(mock(LightsOutChecks.class), running, mock(ProcessEngine.class));
+
+    @BeforeEach
+    void nothingRunning() {
+        doReturn(Optional.empty()).when(running).of(anyString(), anyString());
+        doReturn(Optional.empty()).when(running).healOf(anyString());
+        doReturn(Optional.empty()).when(running).admissionOf(anyString());
+    }
 
     @Test
     void aRunningReattestationOfAnInstanceOfTheSetRefusesTheStartNamingIt() {
-        when(running.admissionOf("db")).thenReturn(Optional.of("admit-42"));
+        doReturn(Optional.of("admit-42")).when(running).admissionOf("db");
 
         ApiProblem refused = catchThrowableOfType(ApiProblem.class, () -> checks.requireNothingRunning("db"));
 
@@ -38,13 +49,13 @@ class LightsOutStartChecksTest {
 
     @Test
     void aRunningHealIsStillRefusedFirstAndNothingRunningLetsItStart() {
-        when(running.healOf("db")).thenReturn(Optional.of("heal-7"));
-        when(running.admissionOf("db")).thenReturn(Optional.of("admit-42"));
+        doReturn(Optional.of("heal-7")).when(running).healOf("db");
+        doReturn(Optional.of("admit-42")).when(running).admissionOf("db");
         assertThat(catchThrowableOfType(ApiProblem.class, () -> checks.requireNothingRunning("db")).getMessage())
                 .startsWith("heal heal-7 of an instance of replica set 'db' is running");
 
-        when(running.healOf("db")).thenReturn(Optional.empty());
-        when(running.admissionOf("db")).thenReturn(Optional.empty());
+        doReturn(Optional.empty()).when(running).healOf("db");
+        doReturn(Optional.empty()).when(running).admissionOf("db");
         assertThatCode(() -> checks.requireNothingRunning("db")).doesNotThrowAnyException();
     }
 }
