@@ -111,6 +111,7 @@ class ScalingValidationTest {
         set.setComposeFile("config/compose/x.yaml");
         set.setInstanceType("tdx.large");
         set.setDiskSize(40);
+        set.setEnvEncryptPublicKey("0x" + "ab".repeat(32));
         ReplicaSetSpec copy = set.withReplicas(5);
         assertThat(copy.getReplicas()).isEqualTo(5);
         assertThat(set.getReplicas()).isEqualTo(3);
