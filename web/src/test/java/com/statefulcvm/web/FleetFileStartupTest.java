@@ -41,7 +41,7 @@ class FleetFileStartupTest {
         Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);
         assertThat(cause).isInstanceOf(FleetDefinitionException.class);
         assertThat(cause.getMessage()).contains("replicaSets[0] (webdemo): update-policy.max-unavailabel: unknown key; known keys: "
-                + "[max-surge, max-unavailable, min-ready-seconds, minimal-action, most-disruptive-allowed-action, on-failure, "
+                + "[approve-leader, max-surge, max-unavailable, min-ready-seconds, minimal-action, most-disruptive-allowed-action, on-failure, "
                 + "order, partition, progress-deadline-seconds, type]");
     }
 
