@@ -132,7 +132,7 @@ class SingleNodeRestartIT {
         assertThat(rollouts).as("the same rollout went on; none was started again").isEqualTo(1);
         assertThat(plans).as("planned once: it resumed, it did not start over").isEqualTo(1);
         assertThat(applies).as("one apply step per instance").isEqualTo(REPLICAS);
-        assertThat(drains).as("one drain per instance: no step committed before the kill ran again").isEqualTo(REPLICAS);
+        assertThat(drains).as("the set has no pre-stop endpoint: its drain, a no-op, is skipped (one apply per instance shows no step ran again)").isZero();
         assertThat(afterRestart).as("nothing before the interrupted slot ran again")
                 .noneSatisfy(a -> assertThat(a.get("activityId").asText()).isIn("Task_PlanRollout", "StartEvent_RolloutRequested"));
         assertThat(updates.values()).as("every CVM updated exactly once: " + updates).containsOnly(1);

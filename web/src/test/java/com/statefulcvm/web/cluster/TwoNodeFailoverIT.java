@@ -192,7 +192,7 @@ class TwoNodeFailoverIT {
             assertThat(updates.values()).as("every CVM updated exactly once: " + updates).containsOnly(1);
             assertThat(disruptions.values()).as("every CVM went down exactly once (no restart on top of the update): " + disruptions).containsOnly(1);
             assertThat(applies).as("one completed apply step per instance").isEqualTo(REPLICAS);
-            assertThat(drains).as("one drain per instance: no committed step ran again").isEqualTo(REPLICAS);
+            assertThat(drains).as("the set has no pre-stop endpoint: its drain, a no-op, is skipped (one apply per instance shows no step ran again)").isZero();
             assertThat(Journal.lastStatus(events)).as("none left down").hasSize(REPLICAS).allSatisfy((cvm, status) -> assertThat(status).isEqualTo("running"));
             for (int ordinal = 0; ordinal < REPLICAS; ordinal++) {
                 JsonNode cvm = simulator.getJson("/simulator/api/v1/cvms/" + SET + "-" + ordinal, Map.of("X-API-Key", API_KEY));
