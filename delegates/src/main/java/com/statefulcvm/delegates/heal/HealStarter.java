@@ -1,6 +1,7 @@
 package com.statefulcvm.delegates.heal;
 
 import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.support.AsApplication;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -163,12 +164,18 @@ public class HealStarter {
         return null;
     }
 
-    /** Touches the one variable every start for the set writes: concurrent starts conflict and one is retried. */
+    /**
+     * Touches the one variable every start for the set writes: concurrent starts conflict and one is retried. Written
+     * as the application: the operator who asked for the heal has no write access to the monitor's variables (nor
+     * needs any).
+     */
     public void serializeStartsOf(String replicaSet) {
-        for (ProcessInstance monitor : runtime.createProcessInstanceQuery().processDefinitionKey(MONITOR_PROCESS)
-                .processInstanceBusinessKey(replicaSet).list()) {
-            Object started = runtime.getVariable(monitor.getId(), HEALS_STARTED);
-            runtime.setVariable(monitor.getId(), HEALS_STARTED, started instanceof Number n ? n.intValue() + 1 : 1);
-        }
+        AsApplication.run(runtime, () -> {
+            for (ProcessInstance monitor : runtime.createProcessInstanceQuery().processDefinitionKey(MONITOR_PROCESS)
+                    .processInstanceBusinessKey(replicaSet).list()) {
+                Object started = runtime.getVariable(monitor.getId(), HEALS_STARTED);
+                runtime.setVariable(monitor.getId(), HEALS_STARTED, started instanceof Number n ? n.intValue() + 1 : 1);
+            }
+        });
     }
 }
