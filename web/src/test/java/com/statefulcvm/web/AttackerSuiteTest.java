@@ -130,8 +130,8 @@ class AttackerSuiteTest {
         refused(as(OPERATOR).postForEntity("/engine-rest/process-definition/key/rollout/submit-form",
                 json("{\"variables\": " + form + "}"), String.class), HttpStatus.BAD_REQUEST, message);
         String definition = JSON.readTree(as(OPERATOR).getForObject("/engine-rest/process-definition/key/rollout", String.class)).get("id").asText();
-        HttpResponse<String> tasklist = WebappSession.login(port, OPERATOR, PASSWORD)
-                .postEngine("/process-definition/" + definition + "/submit-form", "{\"variables\": " + form + "}");
+        HttpResponse<String> tasklist = WebappSession.login(port, OPERATOR, PASSWORD, "tasklist")
+                .post(WebappSession.ENGINE_API + "/process-definition/" + definition + "/submit-form", "{\"variables\": " + form + "}");
         assertThat(tasklist.statusCode()).as(tasklist.body()).isEqualTo(400);
         assertThat(tasklist.body()).contains(message);
         asUser(OPERATOR, "operators", () -> assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", "webdemo",
@@ -239,7 +239,7 @@ class AttackerSuiteTest {
                 HttpStatus.FORBIDDEN, fourEyes);
         refused(as(APPROVER).postForEntity("/engine-rest/task/" + own.taskId() + "/submit-form", json(approve), String.class),
                 HttpStatus.FORBIDDEN, fourEyes);
-        HttpResponse<String> tasklist = WebappSession.login(port, APPROVER, PASSWORD).postEngine("/task/" + own.taskId() + "/submit-form", approve);
+        HttpResponse<String> tasklist = WebappSession.login(port, APPROVER, PASSWORD, "tasklist").post(WebappSession.ENGINE_API + "/task/" + own.taskId() + "/submit-form", approve);
         assertThat(tasklist.statusCode()).as(tasklist.body()).isEqualTo(403);
         assertThat(tasklist.body()).contains(fourEyes);
         asUser(APPROVER, "approvers", () -> assertThatThrownBy(() -> tasks.complete(own.taskId(), Map.of("approved", true)))
@@ -268,7 +268,7 @@ class AttackerSuiteTest {
             refused(as(APPROVER).postForEntity("/engine-rest/task/" + rollout.taskId() + "/" + path, json(withCompose), String.class),
                     HttpStatus.BAD_REQUEST, message);
         }
-        HttpResponse<String> tasklist = WebappSession.login(port, APPROVER, PASSWORD).postEngine("/task/" + rollout.taskId() + "/submit-form", withCompose);
+        HttpResponse<String> tasklist = WebappSession.login(port, APPROVER, PASSWORD, "tasklist").post(WebappSession.ENGINE_API + "/task/" + rollout.taskId() + "/submit-form", withCompose);
         assertThat(tasklist.statusCode()).as(tasklist.body()).isEqualTo(400);
         assertThat(tasklist.body()).contains(message);
         asUser(APPROVER, "approvers", () -> assertThatThrownBy(() -> tasks.complete(rollout.taskId(), Map.of("approved", true, "targetCompose", EVIL)))

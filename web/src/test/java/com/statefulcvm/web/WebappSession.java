@@ -3,6 +3,7 @@ package com.statefulcvm.web;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
+import java.net.CookiePolicy;
 import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -10,53 +11,67 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A user logged in to Tasklist as a browser is: the webapp's session cookie and its CSRF token (cookie XSRF-TOKEN,
- * sent back as the header X-XSRF-TOKEN), calling the engine through the webapp's own REST paths
- * ({@code /camunda/api/engine/engine/default/...}), as Tasklist's pages do.
+ * A browser's session with the Camunda webapps, without the browser: the session cookie from logging in to Cockpit or
+ * Tasklist, and the CSRF token the webapps hand out in the {@code XSRF-TOKEN} cookie and expect back in the
+ * {@code X-XSRF-TOKEN} header on every modifying request. What Tasklist's forms and our Cockpit plugins send.
  */
 final class WebappSession {
 
+    static final String ENGINE_API = "/camunda/api/engine/engine/default";
+
     private final String base;
-    private final CookieManager cookies = new CookieManager();
+    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
     private final HttpClient client;
 
     private WebappSession(String base) {
         this.base = base;
-        this.client = HttpClient.newBuilder().cookieHandler(cookies).connectTimeout(Duration.ofSeconds(10)).build();
+        this.client = HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    static WebappSession login(int port, String user, String password) {
-        WebappSession session = new WebappSession("http://127.0.0.1:" + port);
-        session.send("GET", "/camunda/app/tasklist/default/", null, null);
-        HttpResponse<String> login = session.send("POST", "/camunda/api/admin/auth/user/default/login/tasklist",
-                "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password=" + URLEncoder.encode(password, StandardCharsets.UTF_8),
-                "application/x-www-form-urlencoded");
-        assertThat(login.statusCode()).as("Tasklist login of " + user + ": " + login.body()).isEqualTo(200);
-        // the login starts a new session, with a CSRF token of its own
-        session.send("GET", "/camunda/api/admin/auth/user/default", null, null);
+    /** Logs {@code user} in to the webapp {@code app} (cockpit, tasklist) as its login page does. */
+    static WebappSession login(int port, String user, String password, String app) {
+        WebappSession session = new WebappSession("http://localhost:" + port);
+        session.get("/camunda/api/admin/auth/user/default");   // hands out the CSRF token
+        HttpResponse<String> login = session.send(HttpRequest.newBuilder(session.uri("/camunda/api/admin/auth/user/default/login/" + app))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("X-XSRF-TOKEN", session.csrfToken())
+                .POST(HttpRequest.BodyPublishers.ofString("username=" + encode(user) + "&password=" + encode(password))));
+        if (login.statusCode() != 200) {
+            throw new IllegalStateException("login of " + user + " to " + app + " answered " + login.statusCode() + ": " + login.body());
+        }
+        // the login starts a new session: its token comes with the next read
+        session.get("/camunda/api/admin/auth/user/default");
         return session;
     }
 
-    /** A JSON POST through the webapp's engine API: {@code path} below {@code /camunda/api/engine/engine/default}. */
-    HttpResponse<String> postEngine(String path, String json) {
-        return send("POST", "/camunda/api/engine/engine/default" + path, json, "application/json");
+    HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Accept", "application/json").GET());
     }
 
-    private HttpResponse<String> send(String method, String path, String body, String contentType) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (contentType != null) {
-            request.header("Content-Type", contentType);
-        }
-        String token = token();
-        if (token != null) {
-            request.header("X-XSRF-TOKEN", token);
-        }
+    /** A JSON POST with the session's CSRF token, as the webapps send it. */
+    HttpResponse<String> post(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json").header("Accept", "application/json")
+                .header("X-XSRF-TOKEN", csrfToken()).POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** The same POST without the CSRF token: what a page of another site could make the browser send. */
+    HttpResponse<String> postWithoutCsrfToken(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    String csrfToken() {
+        return cookies.getCookieStore().getCookies().stream().filter(c -> "XSRF-TOKEN".equals(c.getName()))
+                .map(HttpCookie::getValue).reduce((first, second) -> second).orElse("");
+    }
+
+    private URI uri(String path) {
+        return URI.create(base + path);
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) {
         try {
             return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -67,8 +82,7 @@ final class WebappSession {
         }
     }
 
-    private String token() {
-        return cookies.getCookieStore().getCookies().stream().filter(c -> "XSRF-TOKEN".equals(c.getName()))
-                .map(HttpCookie::getValue).findFirst().orElse(null);
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 }
