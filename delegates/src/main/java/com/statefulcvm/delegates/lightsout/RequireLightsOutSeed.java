@@ -25,7 +25,7 @@ public class RequireLightsOutSeed implements TaskListener {
     public void notify(DelegateTask task) {
         Object approved = task.getVariable(APPROVED);
         if (!(approved instanceof Boolean yes)) {
-            throw TaskDecisionRefused.because(APPROVED, "approved must be the boolean true or false (was "
+            throw TaskDecisionRefused.because(task, APPROVED, "approved must be the boolean true or false (was "
                     + (approved == null ? "missing" : "'" + approved + "'") + ")");
         }
         if (!yes) {
@@ -35,7 +35,7 @@ public class RequireLightsOutSeed implements TaskListener {
         SequenceNumbers numbers = ChooseLightsOutSeed.numbers(task.getExecution());
         Object seed = task.getVariable(SEED);
         if (!(seed instanceof String slot) || !numbers.slots().contains(slot.strip())) {
-            throw TaskDecisionRefused.because(SEED, "seed must be one of " + String.join(", ", numbers.slots())
+            throw TaskDecisionRefused.because(task, SEED, "seed must be one of " + String.join(", ", numbers.slots())
                     + " (was " + (seed == null ? "missing" : "'" + seed + "'") + ")");
         }
         String chosen = slot.strip();

@@ -16,7 +16,7 @@ public class RequireApprovalDecision implements TaskListener {
     public void notify(DelegateTask task) {
         Object approved = task.getVariable(RolloutVariables.APPROVED);
         if (!(approved instanceof Boolean)) {
-            throw TaskDecisionRefused.because(RolloutVariables.APPROVED,
+            throw TaskDecisionRefused.because(task, RolloutVariables.APPROVED,
                     "approved must be the boolean true or false (was " + describe(approved) + ")");
         }
         TaskDecisions.record(task, (Boolean) approved ? "approved" : "rejected");

@@ -16,11 +16,15 @@ import org.camunda.bpm.engine.variable.value.TypedValue;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_AT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_BY;
+import static com.statefulcvm.delegates.rollout.RolloutVariables.COMMENT;
+import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISION_COMMENT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISIONS;
 
 /**
- * Who decided an approval or decision task, and when: {@code approvedBy} and {@code approvedAt} local to the task,
- * and one entry in the process instance's {@code decisions} list. The user is the engine's authenticated user of the
+ * Who decided an approval or decision task, when, and the comment they gave: {@code approvedBy}, {@code approvedAt}
+ * and {@code decisionComment} local to the task, and one entry in the process instance's {@code decisions} list.
+ * The comment is kept per task because the form's {@code comment} field lands in one process variable that the next
+ * decision overwrites. The user is the engine's authenticated user of the
  * completing call (REST, Tasklist or our API all authenticate), never a variable the caller could submit.
  */
 public final class TaskDecisions {
@@ -36,6 +40,10 @@ public final class TaskDecisions {
         String at = ClockUtil.getCurrentTime().toInstant().toString();
         task.setVariableLocal(APPROVED_BY, by);
         task.setVariableLocal(APPROVED_AT, at);
+        String comment = comment(task);
+        if (comment != null) {
+            task.setVariableLocal(DECISION_COMMENT, comment);
+        }
         DelegateExecution execution = task.getExecution();
         DelegateExecution process = execution == null ? null : execution.getProcessInstance();
         if (process == null) {
@@ -48,12 +56,21 @@ public final class TaskDecisions {
         entry.put("decision", decision);
         entry.put("by", by);
         entry.put("at", at);
+        if (comment != null) {
+            entry.put("comment", comment);
+        }
         // JSON in a byte array, not a string variable: a long rollout's list outgrows the 4,000 characters of a string
         ObjectValue value = Variables.serializedObjectValue(decisions.toString())
                 .serializationDataFormat(Variables.SerializationDataFormats.JSON)
                 .objectTypeName("java.util.ArrayList")
                 .create();
         process.setVariableLocal(DECISIONS, value);
+    }
+
+    /** The comment submitted with this completion; null when none or blank. */
+    private static String comment(DelegateTask task) {
+        Object comment = task.getVariable(COMMENT);
+        return comment instanceof String text && !text.isBlank() ? text.strip() : null;
     }
 
     private static ArrayNode existing(DelegateExecution process) {

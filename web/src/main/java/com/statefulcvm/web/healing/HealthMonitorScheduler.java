@@ -138,16 +138,12 @@ public class HealthMonitorScheduler implements DisposableBean {
         this.probes = new ProbeLimiter(health, settings.getMaxConcurrentProbes(), rounds);
         this.effects = new RoundEffects(leases, registry, slotHealth, conditions, heals, admissions, phala, transactions, clock);
         MeterRegistry registryOfMeters = meters.getIfAvailable(SimpleMeterRegistry::new);
-        this.monitorRounds = Counter.builder(ROUNDS).tag("mode", "monitor")
-                .description("Rounds of the health monitors on this node: mode monitor (sets with auto-healing), observe (the others)")
+        // HELP texts: MetricHelp
+        this.monitorRounds = Counter.builder(ROUNDS).tag("mode", "monitor").register(registryOfMeters);
+        this.observeRounds = Counter.builder(ROUNDS).tag("mode", "observe").register(registryOfMeters);
+        this.lateness = Timer.builder(LATENESS).serviceLevelObjectives(Duration.ofSeconds(1)).publishPercentiles(0.5, 0.95, 0.99)
                 .register(registryOfMeters);
-        this.observeRounds = Counter.builder(ROUNDS).tag("mode", "observe")
-                .description("Rounds of the health monitors on this node: mode monitor (sets with auto-healing), observe (the others)")
-                .register(registryOfMeters);
-        this.lateness = Timer.builder(LATENESS).description("How long after its due time each health-monitor round began")
-                .serviceLevelObjectives(Duration.ofSeconds(1)).publishPercentiles(0.5, 0.95, 0.99).register(registryOfMeters);
-        this.duration = Timer.builder(DURATION).description("How long a health-monitor round took, probes included")
-                .publishPercentiles(0.5, 0.95).register(registryOfMeters);
+        this.duration = Timer.builder(DURATION).publishPercentiles(0.5, 0.95).register(registryOfMeters);
         registryOfMeters.gauge(SETS, watched, Map::size);
     }
 
