@@ -44,13 +44,20 @@ class ApiAccess {
     /** Start an instance of the procedure {@code processKey}: CREATE_INSTANCE on its definition, CREATE on instances. */
     void requireStart(String processKey, String what) {
         Authentication caller = caller();
-        if (caller == null) {
-            return;
-        }
-        if (!authorized(caller, ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, processKey)
-                || !authorized(caller, ProcessInstancePermissions.CREATE, Resources.PROCESS_INSTANCE, "*")) {
+        if (caller != null && !mayStart(caller, processKey)) {
             throw refused(caller, what, "CREATE_INSTANCE on the process definition '" + processKey + "'");
         }
+    }
+
+    /** Whether the caller may start the procedure: what {@link #requireStart} asks, as a yes or no for a screen. */
+    boolean mayStart(String processKey) {
+        Authentication caller = caller();
+        return caller == null || mayStart(caller, processKey);
+    }
+
+    private boolean mayStart(Authentication caller, String processKey) {
+        return authorized(caller, ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, processKey)
+                && authorized(caller, ProcessInstancePermissions.CREATE, Resources.PROCESS_INSTANCE, "*");
     }
 
     /**
@@ -63,10 +70,20 @@ class ApiAccess {
         if (caller == null) {
             return;
         }
-        if (!Roles.holds(configuration, caller, Roles.OPERATORS)) {
+        if (!mayControl(caller)) {
             throw new ApiProblem(HttpStatus.FORBIDDEN, "user '" + caller.getUserId() + "' may not " + what
                     + ": that needs the role '" + Roles.OPERATORS + "' (membership of the group '" + Roles.OPERATORS + "')");
         }
+    }
+
+    /** Whether the caller may pause, resume and abort rollouts (all of them): for a screen's buttons. */
+    boolean mayControl() {
+        Authentication caller = caller();
+        return caller == null || mayControl(caller);
+    }
+
+    private boolean mayControl(Authentication caller) {
+        return Roles.holds(configuration, caller, Roles.OPERATORS);
     }
 
     /** The rollout report: read from the engine's history. */
