@@ -3,9 +3,7 @@ package com.statefulcvm.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.heal.MonitorStarter;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.FencePolicy;
@@ -86,10 +84,6 @@ class AccessControlTest {
     @Autowired
     AuthorizationService authorizations;
     @Autowired
-    MonitorStarter monitors;
-    @Autowired
-    ReplicaSets replicaSets;
-    @Autowired
     FenceRegistry fences;
 
     @BeforeEach
@@ -104,7 +98,6 @@ class AccessControlTest {
     void deleteRunning() {
         E2eSupport.deleteRunning(runtime, RolloutVariables.PROCESS_KEY);
         E2eSupport.deleteRunning(runtime, HealVariables.HEAL_PROCESS);
-        E2eSupport.deleteRunning(runtime, HealVariables.MONITOR_PROCESS);
         fences.lift(SET, 1);
     }
 
@@ -238,14 +231,10 @@ class AccessControlTest {
         assertThat(runtime.getVariable(pid, RolloutVariables.REQUESTED_BY)).isEqualTo(OPERATOR);
     }
 
-    /**
-     * A heal and a readmit on request, with the set's health monitor running: the start touches the monitor's heal
-     * counter, which the operator may not write; the application does it for them.
-     */
+    /** A heal and a readmit on request: an operator's, refused to a viewer, recorded with who asked. */
     @Test
-    void anOperatorHealsAndReadmitsWhileTheMonitorRuns() throws Exception {
+    void anOperatorHealsAndReadmits() throws Exception {
         new RolloutDriver(http, tasks, history, SET).awaitAllRunning(3);
-        monitors.ensureRunning(replicaSets.spec(SET));
         refused(as(VIEWER).postForEntity("/api/replica-sets/webdemo/instances/0/heal", json("{}"), String.class),
                 HttpStatus.FORBIDDEN, "user 'vera' may not heal instances");
         ResponseEntity<String> heal = as(OPERATOR).postForEntity("/api/replica-sets/webdemo/instances/0/heal",
