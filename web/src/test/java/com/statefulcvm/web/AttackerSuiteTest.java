@@ -409,7 +409,7 @@ class AttackerSuiteTest {
             refused(as(attacker).exchange("/engine-rest/process-instance/" + rollout.pid() + "/variables/filler", HttpMethod.PUT,
                     json(huge), String.class), HttpStatus.PAYLOAD_TOO_LARGE, "request body larger than 2097152 bytes");
             refused(as(attacker).getForEntity("/engine-rest/history/process-instance?maxResults=1000000", String.class),
-                    HttpStatus.BAD_REQUEST, "Max results limit of 1000 exceeded");
+                    HttpStatus.BAD_REQUEST, "Max results limit of 2000 exceeded");
             refused(as(attacker).getForEntity("/engine-rest/history/variable-instance", String.class),
                     HttpStatus.BAD_REQUEST, "An unbound number of results is forbidden");
         }

@@ -1,6 +1,7 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.web.config.OrchestratorProperties;
+import com.statefulcvm.web.security.JsonRefusal;
 import com.statefulcvm.web.security.SecurityConfiguration;
 import com.statefulcvm.web.security.SecurityProperties;
 import jakarta.servlet.FilterChain;
@@ -13,11 +14,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Bodies sent to /api/* are small JSON documents; a larger one is refused with 413 and a message, before anything
@@ -86,10 +85,7 @@ class ApiRequestLimits {
     }
 
     private static void refuse(HttpServletResponse response, int status, String error, String message) throws IOException {
-        response.setStatus(status);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"status\":" + status + ",\"error\":\"" + error + "\",\"message\":\"" + message + "\"}");
+        JsonRefusal.write(response, status, error, message);
     }
 
     private static final class Limited extends HttpServletRequestWrapper {

@@ -4,12 +4,10 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -50,12 +48,9 @@ final class BrowserOrigins extends OncePerRequestFilter {
             foreign = "cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site);
         }
         if (foreign) {
-            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
-            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            response.getWriter().write("{\"status\":403,\"error\":\"Forbidden\",\"message\":\"a request from the page of another site ("
-                    + json(origin != null ? origin : "Sec-Fetch-Site: " + site) + ") may not change anything here; this server's "
-                    + "own pages may, and the origins in orchestrator.security.allowed-origins\"}");
+            JsonRefusal.write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden", "a request from the page of another site ("
+                    + (origin != null ? origin : "Sec-Fetch-Site: " + site) + ") may not change anything here; this server's own "
+                    + "pages may, and the origins in orchestrator.security.allowed-origins");
             return;
         }
         chain.doFilter(request, response);
@@ -73,9 +68,5 @@ final class BrowserOrigins extends OncePerRequestFilter {
         } catch (IllegalArgumentException unparsable) {
             return "unparsable:" + origin;
         }
-    }
-
-    private static String json(String text) {
-        return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 }

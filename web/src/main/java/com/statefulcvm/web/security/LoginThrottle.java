@@ -4,11 +4,9 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,12 +47,9 @@ final class LoginThrottle extends OncePerRequestFilter {
         Failures failures = clients.get(client);
         if (failures != null && failures.blockedUntil() != null && now.isBefore(failures.blockedUntil())) {
             long seconds = Math.max(1, Duration.between(now, failures.blockedUntil()).toSeconds() + 1);
-            response.setStatus(429);
             response.setHeader("Retry-After", Long.toString(seconds));
-            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-            response.getWriter().write("{\"status\":429,\"error\":\"Too Many Requests\",\"message\":\"" + failures.count()
-                    + " failed logins from " + client + " in a row: try again in " + seconds + " s (the accounts are not locked)\"}");
+            JsonRefusal.write(response, 429, "Too Many Requests", failures.count() + " failed logins from " + client
+                    + " in a row: try again in " + seconds + " s (the accounts are not locked)");
             return;
         }
         chain.doFilter(request, response);
