@@ -1,6 +1,7 @@
 package com.statefulcvm.web.security;
 
 import com.statefulcvm.web.config.OrchestratorProperties;
+import com.statefulcvm.web.config.ProcedureResources;
 import com.statefulcvm.web.config.WorkloadTypes;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.FilterService;
@@ -16,17 +17,11 @@ import org.camunda.bpm.engine.authorization.Resource;
 import org.camunda.bpm.engine.authorization.Resources;
 import org.camunda.bpm.engine.filter.Filter;
 import org.camunda.bpm.engine.identity.Group;
-import org.camunda.bpm.model.bpmn.Bpmn;
-import org.camunda.bpm.model.bpmn.instance.Process;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.InitializingBean;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.stereotype.Component;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -38,8 +33,7 @@ import java.util.TreeSet;
  * every check). Idempotent: every start makes sure the grants below exist and adds what is missing; it never revokes
  * what an administrator granted in the Admin webapp. Users become operators by joining the group there.
  *
- * <p>On the process definitions of our procedures (every process of the BPMN files under {@code processes/} on the
- * classpath: rollout, run-hook, attest-instance, drain-/rejoin- of every type, ...; and the drain-/rejoin- procedures
+ * <p>On the process definitions of our procedures (every process this application deploys, {@link ProcedureResources}: rollout, run-hook, attest-instance, drain-/rejoin- of every type, ...; and the drain-/rejoin- procedures
  * of the types named in {@code orchestrator.workload-types}, deployed another way): read the definition, its
  * instances, their history, and read, claim and complete their tasks. On {@code rollout}, {@code heal}, {@code failover}, {@code scale} and {@code lights-out-recovery} only: start
  * instances and update them (pause, resume and abort are messages to the instance). Call
@@ -57,7 +51,6 @@ public class OperatorAuthorizations implements InitializingBean {
      * (POST .../failover) and scales (POST .../scale).
      */
     static final Set<String> STARTED_BY_OPERATORS = Set.of(ROLLOUT, "heal", "failover", "scale", "lights-out-recovery");
-    private static final String PROCEDURES = "classpath*:processes/**/*.bpmn";
     private static final String ALL_TASKS_FILTER = "All tasks";
     private static final Logger log = LoggerFactory.getLogger(OperatorAuthorizations.class);
 
@@ -71,8 +64,10 @@ public class OperatorAuthorizations implements InitializingBean {
     private final AuthorizationService authorizations;
     private final FilterService filters;
     private final OrchestratorProperties properties;
+    private final ProcedureResources resources;
 
-    public OperatorAuthorizations(ProcessEngine engine, OrchestratorProperties properties) {
+    public OperatorAuthorizations(ProcessEngine engine, OrchestratorProperties properties, ProcedureResources resources) {
+        this.resources = resources;
         this.identity = engine.getIdentityService();
         this.authorizations = engine.getAuthorizationService();
         this.filters = engine.getFilterService();
@@ -127,16 +122,8 @@ public class OperatorAuthorizations implements InitializingBean {
     Set<String> procedures() {
         Set<String> keys = new TreeSet<>();
         keys.add(ROLLOUT);
-        try {
-            for (org.springframework.core.io.Resource bpmn : new PathMatchingResourcePatternResolver().getResources(PROCEDURES)) {
-                try (InputStream in = bpmn.getInputStream()) {
-                    Bpmn.readModelFromStream(in).getModelElementsByType(Process.class).forEach(p -> keys.add(p.getId()));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the deployed BPMN resources", e);
-        }
-        for (String type : WorkloadTypes.deployedWith(properties.getWorkloadTypes())) {
+        keys.addAll(resources.processIds());
+        for (String type : WorkloadTypes.deployedWith(properties.getWorkloadTypes(), resources)) {
             keys.add("drain-" + type);
             keys.add("rejoin-" + type);
         }
