@@ -26,6 +26,8 @@ public final class RolloutVariables {
     public static final String APPROVED_BY = "approvedBy";
     /** Local to a completed approval or decision task: when it was completed (ISO-8601 instant). */
     public static final String APPROVED_AT = "approvedAt";
+    /** Of a rollout: JSON list of the operators' pause, resume and abort requests, {action, by, at, reason}. */
+    public static final String CONTROLS = "controls";
     /** The approver's comment, as the approval and decision forms submit it (optional). */
     public static final String COMMENT = "comment";
     /** Local to a completed approval or decision task: the comment given with that decision (absent without one). */
