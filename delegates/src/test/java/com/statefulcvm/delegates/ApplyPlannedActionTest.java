@@ -39,7 +39,8 @@ class ApplyPlannedActionTest {
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final DelegateExecution execution = mock(DelegateExecution.class);
     private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(phala), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala, new com.statefulcvm.delegates.support.EnvUpdater(phala));
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala, new com.statefulcvm.delegates.support.EnvUpdater(phala),
+            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)));
 
     @BeforeEach
     void aRestartOfTheSlot() {

@@ -137,7 +137,7 @@ class StartFormsTest {
         assertThat(startable).isEqualTo(procedures.procedures()).contains("rollout", "heal", "failover", "scale", "lights-out-recovery");
         Set<String> helpers = repository.createProcessDefinitionQuery().latestVersion().notStartableInTasklist().list().stream()
                 .map(ProcessDefinition::getKey).collect(Collectors.toSet());
-        assertThat(helpers).contains("run-hook", "attest-instance", "monitor-health", "drain-generic", "rejoin-etcd",
+        assertThat(helpers).contains("run-hook", "attest-instance", "admit-instance", "drain-generic", "rejoin-etcd",
                 "add-etcd", "join-patroni", "leave-consul");
         for (String key : startable) {
             ProcessDefinition definition = repository.createProcessDefinitionQuery().processDefinitionKey(key).latestVersion().singleResult();
