@@ -7,6 +7,9 @@ import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.admission.AdmissionStarter;
 import com.statefulcvm.delegates.support.InstanceHealth;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.InstanceRecord;
@@ -84,10 +87,12 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
     private final AdmissionStarter admissions;
     private final Clock clock;
     private final ExecutorService probes;
+    private final PhalaEffects effects;
 
     public ProbeReplicaSet(ReplicaSets replicaSets, PhalaCloudClient phala, InstanceHealth health, ReplicaSetObserver observer,
                            SlotHealthRegistry slotHealth, HealStarter starter, HealingSettings settings, FenceRegistry fences,
-                           AdmissionStarter admissions, Clock clock) {
+                           AdmissionStarter admissions, Clock clock, PhalaEffects effects) {
+        this.effects = effects;
         this.replicaSets = replicaSets;
         this.phala = phala;
         this.health = health;
@@ -247,7 +252,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
             if (fence != null) {
                 notAdmitted.put(ordinal, fence.summary() + "; readmit it to bring it back");
                 if (up && fence.action() == FencePolicy.STOP) {
-                    stopAgain(spec.slotName(ordinal), cvm);
+                    stopAgain(spec, spec.slotName(ordinal), cvm, fence);
                 }
                 continue;
             }
@@ -300,11 +305,16 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         return boots;
     }
 
-    /** A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again. */
-    private void stopAgain(String slot, CvmInfo cvm) {
+    /**
+     * A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again: once
+     * per run of it, through its intent ({@link PhalaEffects#stopUntilItHolds}), so two monitor rounds, or two nodes,
+     * never stop one run twice.
+     */
+    private void stopAgain(ReplicaSetSpec spec, String slot, CvmInfo cvm, Fence fence) {
         try {
-            phala.stop(cvm.id());
-            log.warn("{} is fenced but its CVM {} was running again: stopped it again", slot, cvm.id());
+            EffectOutcome outcome = effects.stopUntilItHolds(EffectScope.outside("monitor-fence", spec.getName(), slot,
+                    fence.instanceId() + "@" + fence.fencedAt().toEpochMilli()), cvm);
+            log.warn("{} is fenced but its CVM {} was running again: {}", slot, cvm.id(), outcome.text());
         } catch (PhalaApiException e) {
             log.warn("{} is fenced but its CVM {} runs, and the stop was not taken (next round tries again): {}", slot, cvm.id(),
                     e.getMessage());

@@ -31,6 +31,8 @@ public class OrchestratorProperties {
     private Attestation attestation = new Attestation();
     @Valid
     private Api api = new Api();
+    @Valid
+    private Effects effects = new Effects();
     /** Workload types that have drain and rejoin procedures. */
     /** Types whose drain and rejoin procedures are deployed by other means than the classpath (see WorkloadTypes). */
     private Set<String> workloadTypes = new LinkedHashSet<>();
@@ -49,6 +51,8 @@ public class OrchestratorProperties {
     public void setApi(Api api) { this.api = api; }
     public Observe getObserve() { return observe; }
     public void setObserve(Observe observe) { this.observe = observe; }
+    public Effects getEffects() { return effects; }
+    public void setEffects(Effects effects) { this.effects = effects; }
     public Set<String> getWorkloadTypes() { return workloadTypes; }
     public void setWorkloadTypes(Set<String> workloadTypes) { this.workloadTypes = workloadTypes; }
 
@@ -175,5 +179,20 @@ public class OrchestratorProperties {
 
         public Duration getInterval() { return interval; }
         public void setInterval(Duration interval) { this.interval = interval; }
+    }
+
+    /** Exactly-once effects (docs/operations.md#exactly-once-effects). */
+    public static class Effects {
+        /** An intent whose call has not been seen to end may still be in flight this long (longer than any Phala call). */
+        @NotNull
+        private Duration inFlightGuard = Duration.ofMinutes(2);
+        /** Connections of the intents' own pool. */
+        @Min(1)
+        private int poolSize = 3;
+
+        public Duration getInFlightGuard() { return inFlightGuard; }
+        public void setInFlightGuard(Duration inFlightGuard) { this.inFlightGuard = inFlightGuard; }
+        public int getPoolSize() { return poolSize; }
+        public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
     }
 }
