@@ -2,6 +2,8 @@ package com.statefulcvm.delegates.support;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ComposeText;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -11,6 +13,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class ComposeUpdater {
+
+    private static final Logger log = LoggerFactory.getLogger(ComposeUpdater.class);
 
     private final PhalaEffects effects;
 
@@ -27,6 +31,9 @@ public class ComposeUpdater {
             return "CVM " + cvm.name() + " already has the target compose; not updated again";
         }
         EffectOutcome outcome = effects.updateCompose(scope, cvm, targetCompose);
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Requested compose update of {} ({}): {}", cvm.name(), cvm.id(), outcome.intent().outcome());
+        }
         if (outcome.kind() == EffectOutcome.Kind.ALREADY_APPLIED) {
             // accepted once, yet the CVM settled without it: asking again would be a second update; the progress
             // deadline hands the slot to the operator, whose retry is a new attempt

@@ -7,6 +7,8 @@ import com.statefulcvm.fleet.effects.Effect;
 import com.statefulcvm.fleet.effects.EffectIntent;
 import com.statefulcvm.fleet.effects.EffectState;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import java.util.Arrays;
@@ -25,6 +27,8 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_ENV_KEYS
  */
 @Component
 public class EnvUpdater {
+
+    private static final Logger log = LoggerFactory.getLogger(EnvUpdater.class);
 
     private final PhalaEffects effects;
 
@@ -56,6 +60,9 @@ public class EnvUpdater {
         List<String> keys = envKeys(execution);
         EffectOutcome outcome = effects.updateEnvs(EffectScope.of(execution), cvm,
                 new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys));
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Requested env update of {} ({}), variables {}: {}", cvm.name(), cvm.id(), keys, outcome.intent().outcome());
+        }
         return "env update of " + cvm.name() + " (" + String.join(", ", keys) + "): " + outcome.text();
     }
 
