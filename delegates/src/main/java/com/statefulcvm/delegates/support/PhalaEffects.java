@@ -195,7 +195,8 @@ public class PhalaEffects {
         try {
             answer = call.get();
         } catch (PhalaApiException e) {
-            boolean refused = e.status() >= 400 && e.status() < 500;
+            // a refusal (4xx), or a call the open circuit did not even send: nothing happened at Phala
+            boolean refused = e instanceof PhalaUnreachable || e.status() >= 400 && e.status() < 500;
             EffectState state = refused ? EffectState.NOT_APPLIED : EffectState.UNCERTAIN;
             try {
                 intents.settle(intent.key(), state, e.getMessage(), clock.instant());

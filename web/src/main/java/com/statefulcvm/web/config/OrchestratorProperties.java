@@ -33,6 +33,10 @@ public class OrchestratorProperties {
     private Api api = new Api();
     @Valid
     private Effects effects = new Effects();
+    @Valid
+    private PhalaOutage phalaOutage = new PhalaOutage();
+    @Valid
+    private FleetReads fleetReads = new FleetReads();
     /** Workload types that have drain and rejoin procedures. */
     /** Types whose drain and rejoin procedures are deployed by other means than the classpath (see WorkloadTypes). */
     private Set<String> workloadTypes = new LinkedHashSet<>();
@@ -53,6 +57,10 @@ public class OrchestratorProperties {
     public void setObserve(Observe observe) { this.observe = observe; }
     public Effects getEffects() { return effects; }
     public void setEffects(Effects effects) { this.effects = effects; }
+    public PhalaOutage getPhalaOutage() { return phalaOutage; }
+    public void setPhalaOutage(PhalaOutage phalaOutage) { this.phalaOutage = phalaOutage; }
+    public FleetReads getFleetReads() { return fleetReads; }
+    public void setFleetReads(FleetReads fleetReads) { this.fleetReads = fleetReads; }
     public Set<String> getWorkloadTypes() { return workloadTypes; }
     public void setWorkloadTypes(Set<String> workloadTypes) { this.workloadTypes = workloadTypes; }
 
@@ -194,5 +202,30 @@ public class OrchestratorProperties {
         public void setInFlightGuard(Duration inFlightGuard) { this.inFlightGuard = inFlightGuard; }
         public int getPoolSize() { return poolSize; }
         public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
+    }
+
+    /** The procedure-level circuit breaker (docs/operations.md#when-phala-cloud-is-down). */
+    public static class PhalaOutage {
+        /** Calls after the first one that failed wait this long before one tries Phala again; doubling from here. */
+        @NotNull
+        private Duration firstWait = Duration.ofSeconds(5);
+        /** The longest wait between two tries. */
+        @NotNull
+        private Duration maxWait = Duration.ofSeconds(30);
+
+        public Duration getFirstWait() { return firstWait; }
+        public void setFirstWait(Duration firstWait) { this.firstWait = firstWait; }
+        public Duration getMaxWait() { return maxWait; }
+        public void setMaxWait(Duration maxWait) { this.maxWait = maxWait; }
+    }
+
+    /** The API's and fleet page's reads of Phala (docs/operations.md#fleet-page-reads). */
+    public static class FleetReads {
+        /** A set's detail is read from Phala at most this often per node, whoever asks; in between from the registry. */
+        @NotNull
+        private Duration maxAge = Duration.ofSeconds(5);
+
+        public Duration getMaxAge() { return maxAge; }
+        public void setMaxAge(Duration maxAge) { this.maxAge = maxAge; }
     }
 }

@@ -23,11 +23,13 @@ class FleetStatusRefresher {
     private final ReplicaSets replicaSets;
     private final ReplicaSetObserver observer;
     private final ObservedConditions conditions;
+    private final FleetReads reads;
 
-    FleetStatusRefresher(ReplicaSets replicaSets, ReplicaSetObserver observer, ObservedConditions conditions) {
+    FleetStatusRefresher(ReplicaSets replicaSets, ReplicaSetObserver observer, ObservedConditions conditions, FleetReads reads) {
         this.replicaSets = replicaSets;
         this.observer = observer;
         this.conditions = conditions;
+        this.reads = reads;
     }
 
     @Scheduled(initialDelayString = "${orchestrator.observe.interval:PT15S}", fixedDelayString = "${orchestrator.observe.interval:PT15S}")
@@ -35,6 +37,7 @@ class FleetStatusRefresher {
         for (ReplicaSetSpec spec : replicaSets.all()) {
             try {
                 conditions.track(spec, observer.refreshAndProbe(spec));
+                reads.refreshed(spec.getName());
             } catch (PhalaApiException | IllegalStateException e) {
                 log.warn("Could not observe replica set '{}': {}", spec.getName(), e.getMessage());
             }
