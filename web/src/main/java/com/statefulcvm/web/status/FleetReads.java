@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A set's detail as the API and the fleet page read it: from Phala at most once per {@code orchestrator.fleet-reads.
  * max-age} per set and node, whoever asks and however many ask at once (one of them reads, the others wait for it);
- * in between, from the registry that read (or the background refresh) brought up to date. Every viewer of the fleet
- * page used to cost one Phala call per set every 5 s.
+ * in between, from the registry that read (and the health monitor's rounds) brought up to date. Every viewer of a
+ * set's instances used to cost one Phala call every 5 s.
  */
 @Component
 public class FleetReads {
@@ -52,11 +52,6 @@ public class FleetReads {
             lastRead.put(set, clock.instant());
             return new Read(records, true);
         }
-    }
-
-    /** The background refresh read the set from Phala just now. */
-    public void refreshed(String set) {
-        lastRead.put(set, clock.instant());
     }
 
     private boolean recent(String set) {
