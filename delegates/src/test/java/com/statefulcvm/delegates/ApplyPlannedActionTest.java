@@ -55,7 +55,8 @@ class ApplyPlannedActionTest {
     private final MemoryEffectIntents intents = new MemoryEffectIntents();
     private final PhalaEffects effects = new PhalaEffects(phala, intents, Clock.systemUTC(), new EffectSettings(null));
     private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects));
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects),
+            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)));
 
     @BeforeEach
     void aRestartOfTheSlot() {

@@ -10,6 +10,7 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -23,7 +24,6 @@ import java.util.Objects;
 import java.util.Optional;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 
 /**
  * "Apply the planned action": asks Phala for what the plan says this slot needs: a compose update, an env update
@@ -45,9 +45,12 @@ public class ApplyPlannedAction implements JavaDelegate {
     private final SlotConditions conditions;
     private final RestartOnce restarts;
     private final EnvUpdater envs;
+    private final TargetCompose targets;
 
     public ApplyPlannedAction(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner,
-                              ReplicaSetObserver observer, SlotConditions conditions, RestartOnce restarts, EnvUpdater envs) {
+                              ReplicaSetObserver observer, SlotConditions conditions, RestartOnce restarts, EnvUpdater envs,
+                              TargetCompose targets) {
+        this.targets = targets;
         this.envs = envs;
         this.slots = slots;
         this.updater = updater;
@@ -62,7 +65,7 @@ public class ApplyPlannedAction implements JavaDelegate {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
         RolloutAction action = slots.action(execution);
-        String target = (String) execution.getVariable(TARGET_COMPOSE);
+        String target = targets.of(execution);
         Optional<CvmInfo> cvm = slots.find(spec, slot);
         EffectScope scope = EffectScope.of(execution);
         String outcome = switch (action) {

@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -57,6 +58,7 @@ public class ProcedureStarts {
         String caller = caller(execution);
         ProcedureStart start = new ProcedureStart(processKey, execution, caller);
         try {
+            requireDeclared(check, execution);
             lockUntilTransactionEnds(String.valueOf(start.text("replicaSet")), processKey);
             String businessKey = check.check(start);
             String given = execution.getProcessBusinessKey();
@@ -72,6 +74,17 @@ public class ProcedureStarts {
             throw refused(start, new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail()));
         } catch (ProcedureStartRefused refused) {
             throw refused(start, refused);
+        }
+    }
+
+    /** 400 naming every variable the procedure does not take at its start. */
+    private static void requireDeclared(ProcedureStartCheck check, DelegateExecution execution) {
+        Set<String> undeclared = new TreeSet<>(execution.getVariableNames());
+        undeclared.removeAll(check.startVariables());
+        if (!undeclared.isEmpty()) {
+            throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, String.join(", ", undeclared) + ": not a start variable of "
+                    + check.processKey() + " (it takes " + String.join(", ", new TreeSet<>(check.startVariables()))
+                    + "); what the procedure decides for itself is not given at its start");
         }
     }
 

@@ -53,6 +53,9 @@ public class FleetConfiguration {
             throw new FleetDefinitionException(problems);
         }
         for (ReplicaSetSpec set : fleet.getReplicaSets()) {
+            if (set.getApprovals().getFourEyes() == null) {
+                set.getApprovals().setFourEyes(fleet.isFourEyes());
+            }
             if (set.getComposeFile() != null && !set.getComposeFile().isBlank()) {
                 try {
                     set.setDockerCompose(Files.readString(Path.of(set.getComposeFile())));
