@@ -1,6 +1,7 @@
 package com.statefulcvm.web.security;
 
 import com.statefulcvm.web.config.OrchestratorProperties;
+import com.statefulcvm.web.config.ProcedureResources;
 import com.statefulcvm.web.config.WorkloadTypes;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.FilterService;
@@ -17,17 +18,11 @@ import org.camunda.bpm.engine.authorization.Resources;
 import org.camunda.bpm.engine.filter.Filter;
 import org.camunda.bpm.engine.identity.Group;
 import org.camunda.bpm.engine.impl.util.ResourceTypeUtil;
-import org.camunda.bpm.model.bpmn.Bpmn;
-import org.camunda.bpm.model.bpmn.instance.Process;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.InitializingBean;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.stereotype.Component;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -46,8 +41,8 @@ import java.util.TreeSet;
  * operator write variables and modify instances past every approval. A group an administrator creates is never
  * touched. Users get a role by joining its group (Admin webapp, or the engine's REST API).
  *
- * <p>On the process definitions of our procedures (every process of the BPMN files under {@code processes/} on the
- * classpath, and the drain-/rejoin- procedures of the types named in {@code orchestrator.workload-types}), every role
+ * <p>On the process definitions of our procedures (every process this application deploys, built in or from the
+ * processes directory: {@link ProcedureResources}, and the drain-/rejoin- procedures of the types named in {@code orchestrator.workload-types}), every role
  * reads the definition, its instances, their history and their tasks. Operators also start {@code rollout},
  * {@code heal}, {@code failover}, {@code scale} and {@code lights-out-recovery} (CREATE_INSTANCE, and CREATE on
  * process instances: the engine asks for both); pause, resume and abort go through our API, which checks the role and
@@ -63,7 +58,6 @@ public class RoleAuthorizations implements InitializingBean {
     public static final String ROLLOUT = "rollout";
     /** What an operator starts directly: rollouts, heals (and readmits), failovers, scales and lights-out recoveries. */
     static final Set<String> STARTED_BY_OPERATORS = Set.of(ROLLOUT, "heal", "failover", "scale", "lights-out-recovery");
-    private static final String PROCEDURES = "classpath*:processes/**/*.bpmn";
     private static final String ALL_TASKS_FILTER = "All tasks";
     private static final Logger log = LoggerFactory.getLogger(RoleAuthorizations.class);
 
@@ -82,8 +76,10 @@ public class RoleAuthorizations implements InitializingBean {
     private final AuthorizationService authorizations;
     private final FilterService filters;
     private final OrchestratorProperties properties;
+    private final ProcedureResources resources;
 
-    public RoleAuthorizations(ProcessEngine engine, OrchestratorProperties properties) {
+    public RoleAuthorizations(ProcessEngine engine, OrchestratorProperties properties, ProcedureResources resources) {
+        this.resources = resources;
         this.identity = engine.getIdentityService();
         this.authorizations = engine.getAuthorizationService();
         this.filters = engine.getFilterService();
@@ -170,16 +166,8 @@ public class RoleAuthorizations implements InitializingBean {
     Set<String> procedures() {
         Set<String> keys = new TreeSet<>();
         keys.add(ROLLOUT);
-        try {
-            for (org.springframework.core.io.Resource bpmn : new PathMatchingResourcePatternResolver().getResources(PROCEDURES)) {
-                try (InputStream in = bpmn.getInputStream()) {
-                    Bpmn.readModelFromStream(in).getModelElementsByType(Process.class).forEach(p -> keys.add(p.getId()));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the deployed BPMN resources", e);
-        }
-        for (String type : WorkloadTypes.deployedWith(properties.getWorkloadTypes())) {
+        keys.addAll(resources.processIds());
+        for (String type : WorkloadTypes.deployedWith(properties.getWorkloadTypes(), resources)) {
             keys.add("drain-" + type);
             keys.add("rejoin-" + type);
         }
