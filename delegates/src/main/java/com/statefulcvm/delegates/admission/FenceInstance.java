@@ -1,8 +1,9 @@
 package com.statefulcvm.delegates.admission;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
@@ -43,17 +44,17 @@ public class FenceInstance implements JavaDelegate {
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final FenceRegistry fences;
     private final ReplicaSetObserver observer;
     private final RolloutSettings settings;
     private final Clock clock;
 
-    public FenceInstance(SlotReader slots, ReplicaSets replicaSets, PhalaCloudClient phala, FenceRegistry fences,
+    public FenceInstance(SlotReader slots, ReplicaSets replicaSets, PhalaEffects effects, FenceRegistry fences,
                          ReplicaSetObserver observer, RolloutSettings settings, Clock clock) {
         this.slots = slots;
         this.replicaSets = replicaSets;
-        this.phala = phala;
+        this.effects = effects;
         this.fences = fences;
         this.observer = observer;
         this.settings = settings;
@@ -80,13 +81,13 @@ public class FenceInstance implements JavaDelegate {
             log.warn("{} fenced: attestation failed ({}); draining it and leaving it drained", slot, reason);
             return;
         }
-        cvm.filter(c -> !"stopped".equals(c.status()) && !"deleting".equals(c.status())).ifPresent(c -> stop(slot, c));
+        cvm.filter(c -> !"stopped".equals(c.status()) && !"deleting".equals(c.status())).ifPresent(c -> stop(EffectScope.of(execution), slot, c));
         log.warn("{} fenced: attestation failed ({}); its CVM is stopped", slot, reason);
     }
 
-    private void stop(String slot, CvmInfo cvm) {
+    private void stop(EffectScope scope, String slot, CvmInfo cvm) {
         try {
-            phala.stop(cvm.id());
+            effects.stopUntilItHolds(scope, cvm);
         } catch (PhalaApiException e) {
             if (e.status() == 400) {
                 return; // it stopped between the read and the request
