@@ -6,6 +6,7 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.admission.AdmissionStarter;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -17,6 +18,7 @@ import com.statefulcvm.fleet.admission.BootMarker;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.budget.SlotAvailability;
 import com.statefulcvm.fleet.healing.HealthTracker;
 import com.statefulcvm.fleet.healing.HealthTracker.Judgement;
 import com.statefulcvm.fleet.healing.HealthTracker.Observation;
@@ -72,6 +74,7 @@ import static com.statefulcvm.delegates.heal.HealVariables.*;
 public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ProbeReplicaSet.class);
+    private static final String RE_ATTESTATION = "re-attestation ";
 
     private final ReplicaSets replicaSets;
     private final PhalaCloudClient phala;
@@ -82,12 +85,13 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
     private final HealingSettings settings;
     private final FenceRegistry fences;
     private final AdmissionStarter admissions;
+    private final OutageGuard outages;
     private final Clock clock;
     private final ExecutorService probes;
 
     public ProbeReplicaSet(ReplicaSets replicaSets, PhalaCloudClient phala, InstanceHealth health, ReplicaSetObserver observer,
                            SlotHealthRegistry slotHealth, HealStarter starter, HealingSettings settings, FenceRegistry fences,
-                           AdmissionStarter admissions, Clock clock) {
+                           AdmissionStarter admissions, OutageGuard outages, Clock clock) {
         this.replicaSets = replicaSets;
         this.phala = phala;
         this.health = health;
@@ -97,6 +101,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         this.settings = settings;
         this.fences = fences;
         this.admissions = admissions;
+        this.outages = outages;
         this.clock = clock;
         AtomicInteger n = new AtomicInteger();
         ThreadFactory threads = r -> {
@@ -167,7 +172,9 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             records.add(heldBy(spec, ordinal, engine, admitting) != null ? null : observer.observeSlot(spec, ordinal, bySlot.get(ordinal)));
         }
-        Map<Integer, String> notAdmitted = admission(spec, bySlot, records, admitting, now);
+        Map<Integer, Fence> fenced = new HashMap<>();
+        fences.fences(set).forEach(f -> fenced.put(f.ordinal(), f));
+        Map<Integer, String> notAdmitted = admission(spec, bySlot, records, fenced, admitting, now);
 
         Map<Integer, CompletableFuture<ProbeResult>> probed = probeRunning(spec, bySlot, engine, admitting, notAdmitted);
         HealthTracker tracker = HealthTracker.of(spec.getHealthCheck(), spec.getAutoHealing());
@@ -176,6 +183,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         List<Judgement> unhealthy = new ArrayList<>();
         Map<Verdict, Integer> counts = new HashMap<>();
         List<String> notes = new ArrayList<>();
+        List<SlotAvailability> availability = new ArrayList<>();
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             CvmInfo cvm = bySlot.get(ordinal);
             ProbeResult probe = probed.containsKey(ordinal) ? probed.get(ordinal).join() : null;
@@ -194,14 +202,21 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
                 slotHealth.advanceEpoch(set, ordinal, cvm.instanceId());
             }
             counts.merge(judgement.verdict(), 1, Integer::sum);
+            availability.add(availability(spec, ordinal, judgement, held, fenced.get(ordinal)));
             if (judgement.verdict() == Verdict.UNHEALTHY) {
                 unhealthy.add(judgement);
             } else if (judgement.verdict() != Verdict.HEALTHY) {
                 notes.add(spec.slotName(ordinal) + " " + judgement.reason());
             }
         }
-        for (Judgement judgement : unhealthy) {
-            notes.add(heal(spec, judgement, engine));
+        // the one point where the round decides to act: an outage is no case for healing one slot
+        OutageGuard.RoundDecision decision = outages.afterRound(spec, availability, !unhealthy.isEmpty());
+        if (decision.healsAllowed()) {
+            for (Judgement judgement : unhealthy) {
+                notes.add(heal(spec, judgement, engine));
+            }
+        } else {
+            notes.add(0, decision.note());
         }
         setIfChanged(execution, "stage", counts.getOrDefault(Verdict.HEALTHY, 0) + " of "
                 + spec.getReplicas() + " healthy" + (notes.isEmpty() ? "" : "; " + String.join("; ", notes)));
@@ -221,6 +236,9 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         if (outcome instanceof HealStarter.HeldByRollout rollout) {
             return slot + " unhealthy: rollout " + rollout.processInstanceId() + " is working on it";
         }
+        if (outcome instanceof HealStarter.InOutage outage) {
+            return slot + " unhealthy: not healed, " + outage.refusal();
+        }
         HealStarter.OverBudget budget = (HealStarter.OverBudget) outcome;
         return slot + " unhealthy: waiting, " + budget.running() + " of " + budget.maxConcurrent()
                 + " concurrent heals of the set running (autoHealing.maxConcurrent)";
@@ -231,9 +249,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
      * and running instances without a valid attestation of their current boot, for which a re-attestation is started.
      */
     private Map<Integer, String> admission(ReplicaSetSpec spec, Map<Integer, CvmInfo> bySlot, List<InstanceRecord> records,
-                                           Map<String, String> admitting, Instant now) {
-        Map<Integer, Fence> fenced = new HashMap<>();
-        fences.fences(spec.getName()).forEach(f -> fenced.put(f.ordinal(), f));
+                                           Map<Integer, Fence> fenced, Map<String, String> admitting, Instant now) {
         Map<Integer, Instant> boots = bootMarkers(spec, bySlot, records, fenced, now);
         Map<Integer, String> notAdmitted = new HashMap<>();
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
@@ -300,6 +316,25 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
         return boots;
     }
 
+    /**
+     * Whether the slot serves, for the disruption budget: a fenced slot and one a procedure has taken (a heal, a
+     * rollout's wave, a scale's slot, a lights-out recovery) are down; one being re-attested runs and is not counted
+     * down (every instance is re-attested after a start of the application); the others as their checks say.
+     */
+    private static SlotAvailability availability(ReplicaSetSpec spec, int ordinal, Judgement judgement, String procedure, Fence fence) {
+        String slot = spec.slotName(ordinal);
+        if (fence != null) {
+            return SlotAvailability.down(ordinal, slot, fence.summary());
+        }
+        if (procedure != null && !procedure.startsWith(RE_ATTESTATION)) {
+            return SlotAvailability.down(ordinal, slot, procedure);
+        }
+        if (judgement.verdict() == Verdict.HELD || judgement.verdict().serving()) {
+            return SlotAvailability.up(ordinal, slot);
+        }
+        return SlotAvailability.down(ordinal, slot, judgement.reason());
+    }
+
     /** A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again. */
     private void stopAgain(String slot, CvmInfo cvm) {
         try {
@@ -345,7 +380,7 @@ public class ProbeReplicaSet implements JavaDelegate, DisposableBean {
             return "heal " + heal + " is working on " + slot;
         }
         String admit = admitting.get(HealVariables.businessKey(spec.getName(), ordinal));
-        return admit == null ? null : "re-attestation " + admit + " is working on " + slot;
+        return admit == null ? null : RE_ATTESTATION + admit + " is working on " + slot;
     }
 
     /**

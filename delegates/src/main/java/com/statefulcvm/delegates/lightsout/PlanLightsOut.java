@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.InstanceRecord;
@@ -91,7 +92,9 @@ public class PlanLightsOut implements JavaDelegate {
         execution.setVariable(ALL_SLOTS, slots);
         execution.setVariable(WAVE, new ArrayList<>(slots));
         execution.setVariable(KNOWN_INSTANCE_IDS, known);
-        execution.setVariable(APPROVAL_REQUIRED, spec.getLightsOut().isApproval());
+        // a recovery the health monitor proposed for an outage is always an operator's decision
+        execution.setVariable(APPROVAL_REQUIRED, spec.getLightsOut().isApproval()
+                || OutageGuard.TRIGGER_OUTAGE.equals(execution.getVariable(OutageGuard.LIGHTS_OUT_TRIGGER)));
         execution.setVariable(SEQUENCE_TIMEOUT, Duration.ofSeconds(spec.getLightsOut().getSequenceTimeoutSeconds()).toString());
         execution.setVariable(SEED_TIMEOUT, Duration.ofSeconds(spec.getLightsOut().getSeedTimeoutSeconds()).toString());
         execution.setVariable(SEQUENCE_NUMBERS, new LinkedHashMap<String, Long>());
