@@ -3,6 +3,9 @@ package com.statefulcvm.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.sun.net.httpserver.HttpServer;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.RuntimeService;
@@ -97,6 +100,8 @@ class LightsOutApiTest {
     HistoryService history;
     @Autowired
     TaskService tasks;
+    @Autowired
+    FenceRegistry fences;
 
     private RolloutDriver driver;
     private SimulatorView simulator;
@@ -269,13 +274,21 @@ class LightsOutApiTest {
 
         everyCvmStopped();
         ANSWERS.put(SET + "-1", "n/a");
+        // issue 20: a fenced slot is left alone (not started, asked, seeded or joined) without the operator's override
+        fences.save(new Fence(SET, 0, null, FencePolicy.STOP, "QUOTE_INVALID: a test's fence", java.time.Instant.now(), "the test"));
         String second = JSON.readTree(start(SET, null).getBody()).get("processInstanceId").asText();
-        driver.awaitTask(second, "UserTask_ApproveSeed");
+        Task decision = driver.awaitTask(second, "UserTask_ApproveSeed");
         assertThat((String) runtime.getVariable(second, "sequenceReport")).contains("lodemo-1: NO ANSWER: ")
-                .contains("answered 'n/a', not a non-negative integer").contains("lodemo-2: 200 (GET /sequence on port 9000) <- largest: the seed");
+                .contains("answered 'n/a', not a non-negative integer").contains("lodemo-2: 200 (GET /sequence on port 9000) <- largest: the seed")
+                .contains("lodemo-0: FENCED, not started: fenced (stopped): attestation failed: QUOTE_INVALID: a test's fence");
         @SuppressWarnings("unchecked")
         Map<String, Object> numbers = (Map<String, Object>) runtime.getVariable(second, "sequenceNumbers");
-        assertThat(numbers).containsOnlyKeys("lodemo-0", "lodemo-2");
+        assertThat(numbers).containsOnlyKeys("lodemo-2");
+        assertThat(simulator.cvm(SET + "-0").path("status").asText()).as("the fenced CVM was not started").isEqualTo("stopped");
+        ResponseEntity<String> fencedSeed = driver.completeTask(decision.getId(), Map.of(
+                "approved", Map.of("value", true, "type", "Boolean"), "seed", Map.of("value", "lodemo-0", "type", "String")));
+        assertThat(fencedSeed.getBody()).as("a fenced seed is refused").contains("seed lodemo-0 is fenced");
+        fences.lift(SET, 0);
         ResponseEntity<String> rejected = driver.completeTask(driver.awaitTask(second, "UserTask_ApproveSeed").getId(),
                 Map.of("approved", Map.of("value", false, "type", "Boolean")));
         assertThat(rejected.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);

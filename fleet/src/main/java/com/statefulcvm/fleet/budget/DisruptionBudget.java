@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  *   then; the set is recovered as a whole (lights-out recovery). A set of one member has no outage of its own: its
  *   only replica is always the most recent.</li>
  *   <li><b>our disruptions</b>: the update policy's maxUnavailable, never more than the tolerance (a rollout of a raft
- *   store never takes its quorum down), and at least one, so that a set that tolerates none can still be updated.</li>
+ *   store never takes its quorum down), unless the set tolerates none: then one, so that it can still be updated.</li>
  * </ul>
  */
 public final class DisruptionBudget {
@@ -73,10 +73,11 @@ public final class DisruptionBudget {
 
     /**
      * How many slots our own procedures may take down at once: the update policy's maxUnavailable, capped at the
-     * tolerance, and at least one.
+     * tolerance (but never below one, so that a set that tolerates none can still be updated knowingly; a policy of
+     * maxUnavailable 0 stays 0: it surges instead).
      */
     public int disruptionsAllowed() {
-        return Math.max(1, Math.min(maxUnavailable, tolerated()));
+        return Math.min(maxUnavailable, Math.max(1, tolerated()));
     }
 
     /** True when this many slots down is an outage. */
@@ -87,6 +88,11 @@ public final class DisruptionBudget {
     /** "quorum 2 of 3, tolerates 1 down": the budget in words. */
     public String describe() {
         return "quorum " + quorum + " of " + members + ", tolerates " + tolerated() + " down";
+    }
+
+    /** The update policy's maxUnavailable, resolved for the members. */
+    public int maxUnavailable() {
+        return maxUnavailable;
     }
 
     /** Judges the set's slots as they are now. */

@@ -59,6 +59,10 @@ class DisruptionBudgetTest {
     @Test
     void ourDisruptionsAreTheUpdatePolicysCappedAtTheTolerance() {
         assertThat(DisruptionBudget.of(3, "etcd", maxUnavailable("2")).disruptionsAllowed()).isEqualTo(1);
+        assertThat(DisruptionBudget.of(2, "etcd", maxUnavailable("1")).disruptionsAllowed()).as("tolerates none: one, knowingly").isEqualTo(1);
+        UpdatePolicy surgeOnly = maxUnavailable("0");
+        surgeOnly.setMaxSurge("1");
+        assertThat(DisruptionBudget.of(3, "generic", surgeOnly).disruptionsAllowed()).as("surges instead").isZero();
         assertThat(DisruptionBudget.of(5, "generic", maxUnavailable("40%")).disruptionsAllowed()).isEqualTo(2);
         assertThat(DisruptionBudget.of(5, "consul", maxUnavailable("3")).disruptionsAllowed()).isEqualTo(2);
         DisruptionBudget.Judgement oneDown = DisruptionBudget.of(5, "generic", maxUnavailable("2")).judge(slots(5, 1));

@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.stream.IntStream;
 
 /**
- * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API
- * ({@code lightsOutReason} already worded): {@link LightsOutStartChecks}, the REST API's checks and messages.
+ * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason} and
+ * {@code readmitFenced}) or our REST API ({@code lightsOutReason} already worded): {@link LightsOutStartChecks}, the REST
+ * API's checks and messages.
  */
 @Component
 class LightsOutStartCheck implements ProcedureStartCheck {
@@ -43,12 +44,18 @@ class LightsOutStartCheck implements ProcedureStartCheck {
         if (reason != null) {
             body.put(REASON, reason);
         }
-        String checkedReason = checks.request(spec.getName(), body);
+        Object override = start.variable(LightsOutVariables.READMIT_FENCED);
+        if (override != null) {
+            body.set(LightsOutVariables.READMIT_FENCED, json.valueToTree(override));
+        }
+        LightsOutStartChecks.Request request = checks.request(spec.getName(), body);
+        String checkedReason = request.reason();
         checks.requireNothingRunning(spec.getName());
 
         String requestedBy = start.requestedBy(LightsOutVariables.REQUESTED_BY);
         start.remove(REASON);
         start.set(LightsOutVariables.REQUESTED_BY, requestedBy);
+        start.set(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
         if (start.text(LightsOutVariables.LIGHTS_OUT_REASON) == null) {
             start.set(LightsOutVariables.LIGHTS_OUT_REASON, start.requestedByWithReason(requestedBy, checkedReason));
         }
