@@ -22,12 +22,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The outage side of the disruption budget ({@link DisruptionBudget}), for every actor:
  * <ul>
- *   <li>the health monitor calls {@link #afterRound} once per round, after judging every slot and before it starts any
- *   heal (the one call where it decides to act): more slots down than the budget tolerates is an outage, not a
+ *   <li>the health monitor calls {@link #afterRound} once per round that writes anything (or {@link #mayBeInOutage}
+ *   says it must), after judging every slot and before it starts any heal (the one call where it decides to act): more slots down than the budget tolerates is an outage, not a
  *   failure. The set's outage is recorded (its {@code Outage} condition), heals are not started, running rollouts are
  *   paused at their next wave, and once a slot would have been healed a lights-out recovery is proposed: started with
  *   {@code lightsOutTrigger = outage}, it starts every CVM with its workload held back, asks each replica for its
@@ -49,6 +50,8 @@ public class OutageGuard {
     private final OutageRegistry outages;
     private final RuntimeService runtime;
     private final Clock clock;
+    /** Sets this node has seen in an outage (true) or not (false); absent: not looked at yet. */
+    private final Map<String, Boolean> declared = new ConcurrentHashMap<>();
 
     public OutageGuard(OutageRegistry outages, RuntimeService runtime, Clock clock) {
         this.outages = outages;
@@ -69,6 +72,7 @@ public class OutageGuard {
         DisruptionBudget.Judgement judgement = DisruptionBudget.of(spec).judge(slots);
         Optional<Outage> known = outages.outage(set);
         if (!judgement.outage()) {
+            declared.put(set, false);
             if (known.isPresent()) {
                 outages.end(set);
                 log.warn("Outage of replica set '{}' is over: {}; heals resume", set, judgement.summary());
@@ -93,7 +97,19 @@ public class OutageGuard {
         if (!known.equals(Optional.of(outage))) {
             outages.declare(outage);
         }
+        declared.put(set, true);
         return new RoundDecision(false, outage.condition() + (blocked == null ? "" : "; recovery not proposed yet: " + blocked));
+    }
+
+    /**
+     * Whether the monitor must look at the set's outage this round although nothing else changed: the round's slots make
+     * an outage, or one is recorded for the set (remembered on this node once read, so that a quiet round costs no read).
+     */
+    public boolean mayBeInOutage(ReplicaSetSpec spec, List<SlotAvailability> slots) {
+        if (!slots.isEmpty() && DisruptionBudget.of(spec).judge(slots).outage()) {
+            return true;
+        }
+        return declared.computeIfAbsent(spec.getName(), set -> outages.outage(set).isPresent());
     }
 
     /** Why an actor must not act on one slot of the set now (its outage), empty when it may. */

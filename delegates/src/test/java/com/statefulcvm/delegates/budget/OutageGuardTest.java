@@ -85,7 +85,7 @@ class OutageGuardTest {
         OutageGuard.RoundDecision decision = guard.afterRound(spec, down(1), true);
         assertThat(decision.healsAllowed()).isTrue();
         assertThat(stored).isEmpty();
-        assertThat(new HealStarter(runtime, guard).refusal(spec, 0, emptySnapshot(), true)).isNull();
+        assertThat(new HealStarter(runtime, mock(com.statefulcvm.fleet.healing.MonitorLeases.class), guard).refusal(spec, 0, emptySnapshot(), true)).isNull();
     }
 
     @Test
@@ -104,7 +104,7 @@ class OutageGuardTest {
         guard.afterRound(spec, down(3), true);
         verify(runtime).startProcessInstanceByKey(eq("lights-out-recovery"), eq("kv"), anyMap());
 
-        HealStarter.Outcome refused = new HealStarter(runtime, guard).refusal(spec, 2, emptySnapshot(), false);
+        HealStarter.Outcome refused = new HealStarter(runtime, mock(com.statefulcvm.fleet.healing.MonitorLeases.class), guard).refusal(spec, 2, emptySnapshot(), false);
         assertThat(refused).isInstanceOf(HealStarter.InOutage.class);
         assertThat(((HealStarter.InOutage) refused).refusal()).startsWith("replica set 'kv' is in an outage since 2026-11-26T12:00:00Z")
                 .contains("a heal of kv-2 would act on one slot");

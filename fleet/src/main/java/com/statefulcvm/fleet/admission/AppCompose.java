@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * app-compose.json file it boots with). The JSON is written the way dstack's own SDKs write it ({@code getComposeHash}
  * of {@code @phala/dstack-sdk}, {@code get_compose_hash} of the Python SDK): keys sorted at every level, no white
  * space, UTF-8, strings escaped as {@code JSON.stringify} and Python's {@code json.dumps(ensure_ascii=False)} escape
- * them ({@code \"}, {@code \\}, {@code \b \f \n \r \t}, other control characters as lower-case {@code \u00xx},
+ * them (quote, backslash, b, f, n, r and t by their short escapes, other control characters as lower-case six-character unicode escapes,
  * everything else as it is). Phala Cloud's SDK ({@code @phala/cloud}, {@code getCvmComposeFile().getHash()}) hashes a
  * second form of the same document: normalized ({@link #normalized}), keys sorted, four-space indentation with every
  * {@code ": "} written {@code ":"}; which of the two an app's app-compose.json was written in, the SDKs do not say, so

@@ -43,13 +43,20 @@ class ApiAccess {
     /** Start an instance of the procedure {@code processKey}: CREATE_INSTANCE on its definition, CREATE on instances. */
     void requireStart(String processKey, String what) {
         Authentication caller = caller();
-        if (caller == null) {
-            return;
-        }
-        if (!authorized(caller, ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, processKey)
-                || !authorized(caller, ProcessInstancePermissions.CREATE, Resources.PROCESS_INSTANCE, "*")) {
+        if (caller != null && !mayStart(caller, processKey)) {
             throw refused(caller, what, "CREATE_INSTANCE on the process definition '" + processKey + "'");
         }
+    }
+
+    /** Whether the caller may start the procedure: what {@link #requireStart} asks, as a yes or no for a screen. */
+    boolean mayStart(String processKey) {
+        Authentication caller = caller();
+        return caller == null || mayStart(caller, processKey);
+    }
+
+    private boolean mayStart(Authentication caller, String processKey) {
+        return authorized(caller, ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, processKey)
+                && authorized(caller, ProcessInstancePermissions.CREATE, Resources.PROCESS_INSTANCE, "*");
     }
 
     /** Pause, resume or abort a rollout: a message to its process instance is an update of that instance. */
@@ -58,10 +65,19 @@ class ApiAccess {
         if (caller == null) {
             return;
         }
-        if (!authorized(caller, ProcessDefinitionPermissions.UPDATE_INSTANCE, Resources.PROCESS_DEFINITION, RolloutVariables.PROCESS_KEY)
-                && !authorized(caller, ProcessInstancePermissions.UPDATE, Resources.PROCESS_INSTANCE, processInstanceId)) {
+        if (!mayControl(caller) && !authorized(caller, ProcessInstancePermissions.UPDATE, Resources.PROCESS_INSTANCE, processInstanceId)) {
             throw refused(caller, what, "UPDATE_INSTANCE on the process definition 'rollout'");
         }
+    }
+
+    /** Whether the caller may pause, resume and abort rollouts (all of them): for a screen's buttons. */
+    boolean mayControl() {
+        Authentication caller = caller();
+        return caller == null || mayControl(caller);
+    }
+
+    private boolean mayControl(Authentication caller) {
+        return authorized(caller, ProcessDefinitionPermissions.UPDATE_INSTANCE, Resources.PROCESS_DEFINITION, RolloutVariables.PROCESS_KEY);
     }
 
     /** The rollout report: read from the engine's history. */

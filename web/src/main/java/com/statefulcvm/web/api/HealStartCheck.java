@@ -45,8 +45,9 @@ class HealStartCheck implements ProcedureStartCheck {
         if (!HealVariables.TRIGGER_READMIT.equals(start.text(HealVariables.HEAL_TRIGGER))) {
             heals.requireNotFenced(spec, ordinal);
         }
-        HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
+        // the set's lock first, then the engine's state: a concurrent start is over (and seen) or waits for this one
         starter.serializeStartsOf(spec.getName());
+        HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
 
         String requestedBy = start.requestedBy(HealVariables.REQUESTED_BY);
         String reason = start.text(REASON);

@@ -73,12 +73,18 @@ public class ProcedureStarts {
             count(processKey, "started");
             log.info("Start of {} for {} accepted (requested by {})", processKey, businessKey, start.requestedBy("requestedBy"));
         } catch (ApiProblem problem) {
-            count(processKey, "refused");
-            throw new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail());
+            throw refused(start, new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail()));
         } catch (ProcedureStartRefused refused) {
-            count(processKey, "refused");
-            throw refused;
+            throw refused(start, refused);
         }
+    }
+
+    /** The one line a refused start leaves in the log: what, for whom and why, without a stack trace. */
+    private ProcedureStartRefused refused(ProcedureStart start, ProcedureStartRefused refused) {
+        count(start.processKey(), "refused");
+        log.info("Start of {} for {} refused ({}, requested by {}): {}", start.processKey(), java.util.Objects.requireNonNullElse(start.text("replicaSet"), "(no set named)"),
+                refused.httpStatus().value(), start.requestedBy("requestedBy"), refused.getMessage());
+        return refused;
     }
 
     private static boolean calledByAnotherProcedure(DelegateExecution execution) {
