@@ -78,11 +78,14 @@ public class SimulatorAutoConfiguration {
         return new FaultInjector();
     }
 
-    /** The simulated attestation PKI: new keys and certificates at every start; its root is the trust anchor. */
+    /**
+     * The simulated attestation PKI: new keys and certificates at every start; its root is the trust anchor (its key
+     * derived from {@code simulator.authority-seed} when that is set).
+     */
     @Bean
     @ConditionalOnMissingBean
-    public SimulatedTdxAuthority simulatedTdxAuthority() {
-        return new SimulatedTdxAuthority();
+    public SimulatedTdxAuthority simulatedTdxAuthority(SimulatorProperties properties) {
+        return new SimulatedTdxAuthority(java.time.Clock.systemUTC(), properties.getAuthoritySeed());
     }
 
     @Bean

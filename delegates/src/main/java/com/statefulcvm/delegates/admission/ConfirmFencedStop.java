@@ -1,6 +1,7 @@
 package com.statefulcvm.delegates.admission;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -19,18 +20,18 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 public class ConfirmFencedStop implements JavaDelegate {
 
     private final SlotReader slots;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
 
-    public ConfirmFencedStop(SlotReader slots, PhalaCloudClient phala) {
+    public ConfirmFencedStop(SlotReader slots, PhalaEffects effects) {
         this.slots = slots;
-        this.phala = phala;
+        this.effects = effects;
     }
 
     @Override
     public void execute(DelegateExecution execution) {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
-        boolean holds = FencedStop.ensureStopped(phala, slot, slots.find(spec, slot));
+        boolean holds = FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, slots.find(spec, slot));
         execution.setVariable(FENCE_HOLDS, holds);
         execution.setVariable(STAGE, holds ? slot + " is fenced and its CVM is stopped"
                 : slot + " is fenced; its CVM is not stopped yet: the stop is asked again");

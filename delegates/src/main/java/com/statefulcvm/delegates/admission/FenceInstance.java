@@ -1,8 +1,9 @@
 package com.statefulcvm.delegates.admission;
 
 import com.statefulcvm.delegates.attestation.AttestInstance;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
@@ -48,17 +49,17 @@ public class FenceInstance implements JavaDelegate {
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final FenceRegistry fences;
     private final ReplicaSetObserver observer;
     private final RolloutSettings settings;
     private final Clock clock;
 
-    public FenceInstance(SlotReader slots, ReplicaSets replicaSets, PhalaCloudClient phala, FenceRegistry fences,
+    public FenceInstance(SlotReader slots, ReplicaSets replicaSets, PhalaEffects effects, FenceRegistry fences,
                          ReplicaSetObserver observer, RolloutSettings settings, Clock clock) {
         this.slots = slots;
         this.replicaSets = replicaSets;
-        this.phala = phala;
+        this.effects = effects;
         this.fences = fences;
         this.observer = observer;
         this.settings = settings;
@@ -92,7 +93,7 @@ public class FenceInstance implements JavaDelegate {
             return;
         }
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
-        execution.setVariable(FENCE_HOLDS, FencedStop.ensureStopped(phala, slot, cvm));
+        execution.setVariable(FENCE_HOLDS, FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, cvm));
         log.warn("{} fenced: attestation failed ({}); its CVM is stopped", slot, reason);
     }
 

@@ -1,7 +1,8 @@
 package com.statefulcvm.delegates.lightsout;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ConditionType;
@@ -23,25 +24,24 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
  * compose (nothing is created or updated: a lights-out recovery brings back what was there). Holding the workload
  * back is the compose's part (docs/lights-out.md): it answers its sequence number and does not serve until it is
  * released as the seed or joins as a follower. Polled until the CVM runs; decided from what Phala shows, and the start
- * request is remembered, so a job that runs again starts nothing twice. A slot without a CVM has nothing to start:
- * it is reported when its sequence number is asked for. A fenced slot is never started without the operator's recorded
- * override ({@code readmitFenced}).
+ * asked at most once ({@link PhalaEffects}: its intent is committed before the call), so a job that runs again starts
+ * nothing twice. A slot without a CVM has nothing to start: it is reported when its sequence number is asked for. A
+ * fenced slot is never started without the operator's recorded override ({@code readmitFenced}).
  */
 @Component("startHeldBackCvm")
 public class StartHeldBackCvm implements JavaDelegate {
 
-    static final String START_REQUESTED = "startRequested";
     static final String CVM_MISSING = "cvmMissing";
 
     private final SlotReader slots;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final SlotConditions conditions;
     private final FenceRegistry fences;
 
-    public StartHeldBackCvm(SlotReader slots, PhalaCloudClient phala, SlotConditions conditions, FenceRegistry fences) {
+    public StartHeldBackCvm(SlotReader slots, PhalaEffects effects, SlotConditions conditions, FenceRegistry fences) {
         this.fences = fences;
         this.slots = slots;
-        this.phala = phala;
+        this.effects = effects;
         this.conditions = conditions;
     }
 
@@ -70,12 +70,9 @@ public class StartHeldBackCvm implements JavaDelegate {
                 stage = "CVM " + slot + " runs (instance " + cvm.instanceId() + ")";
             } else if (!cvm.isSettled() || cvm.isRunning()) {
                 stage = "waiting for CVM " + slot + ": status " + cvm.status();
-            } else if (Boolean.TRUE.equals(execution.getVariable(START_REQUESTED))) {
-                stage = "start of " + slot + " requested; it is " + cvm.status();
             } else {
-                phala.start(cvm.id());
-                execution.setVariable(START_REQUESTED, true);
-                stage = "start of " + slot + " requested (it was " + cvm.status() + "; disk and instance " + cvm.instanceId() + " kept)";
+                stage = "start of " + slot + " (it was " + cvm.status() + "; disk and instance " + cvm.instanceId() + " kept): "
+                        + effects.start(EffectScope.of(execution), cvm).text();
             }
             conditions.set(spec, slot, ConditionType.Running, running, "lights-out recovery: " + stage);
         }

@@ -140,7 +140,11 @@ class ProcedureReport {
             }
         }
         out.put("steps", steps(kind, related, variables, pid));
-        out.put("approvals", approvals(relatedIds, variables));
+        List<Map<String, Object>> approvals = approvals(relatedIds, variables);
+        // beside requestedBy: who approved it (four-eyes: another user, where the set asks for it)
+        out.put("approvedBy", approvals.stream().filter(a -> "approved".equals(a.get("decision")))
+                .map(a -> a.get("by")).filter(Objects::nonNull).distinct().toList());
+        out.put("approvals", approvals);
         out.put("blockers", running ? blockers(pid, related, paused, pauseRequested, stage) : List.of());
         if (rollout) {
             out.put("rollbacks", related.stream()

@@ -3,6 +3,7 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.support.AsApplication;
 import com.statefulcvm.delegates.support.JsonListVariable;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -75,7 +76,7 @@ class RolloutController {
     }
 
     private ResponseEntity<Map<String, Object>> control(String pid, String action, String message, String reason) {
-        access.requireControl(pid, action + " rollouts");
+        access.requireControl(action + " rollouts");
         if (engine.runningRollout(pid).isEmpty()) {
             Optional<HistoricProcessInstance> ended = engine.rollout(pid);
             throw new ApiProblem(HttpStatus.NOT_FOUND, ended.isPresent()
@@ -104,13 +105,16 @@ class RolloutController {
     private void correlate(String pid, String action, String message, long waiting) {
         for (int attempt = 1; ; attempt++) {
             try {
-                var correlation = runtime.createMessageCorrelation(message).processInstanceId(pid);
-                if (waiting == 1) {
-                    correlation.correlateWithResult();
-                } else {
-                    // a pause or abort boundary on every step running in parallel: each of them hears it
-                    correlation.correlateAllWithResult();
-                }
+                // as the application: the caller's role was checked (ApiAccess.requireControl)
+                AsApplication.run(runtime, () -> {
+                    var correlation = runtime.createMessageCorrelation(message).processInstanceId(pid);
+                    if (waiting == 1) {
+                        correlation.correlateWithResult();
+                    } else {
+                        // a pause or abort boundary on every step running in parallel: each of them hears it
+                        correlation.correlateAllWithResult();
+                    }
+                });
                 return;
             } catch (MismatchingMessageCorrelationException e) {
                 throw new ApiProblem(HttpStatus.CONFLICT, notWaiting(pid, action));

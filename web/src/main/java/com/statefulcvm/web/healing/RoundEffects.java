@@ -1,13 +1,15 @@
 package com.statefulcvm.web.healing;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.admission.AdmissionEnforcer;
 import com.statefulcvm.delegates.admission.AdmissionStarter;
 import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.heal.HealStarter;
 import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.delegates.heal.HealthRound;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -45,12 +47,12 @@ class RoundEffects {
     private final HealStarter heals;
     private final OutageGuard outages;
     private final AdmissionStarter admissions;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final TransactionTemplate transaction;
     private final Clock clock;
 
     RoundEffects(MonitorLeases leases, InstanceRegistry registry, SlotHealthRegistry slotHealth, ObservedConditions conditions,
-                 HealStarter heals, OutageGuard outages, AdmissionStarter admissions, PhalaCloudClient phala,
+                 HealStarter heals, OutageGuard outages, AdmissionStarter admissions, PhalaEffects effects,
                  PlatformTransactionManager transactions, Clock clock) {
         this.outages = outages;
         this.leases = leases;
@@ -59,7 +61,7 @@ class RoundEffects {
         this.conditions = conditions;
         this.heals = heals;
         this.admissions = admissions;
-        this.phala = phala;
+        this.effects = effects;
         this.transaction = new TransactionTemplate(transactions);
         this.clock = clock;
     }
@@ -82,7 +84,7 @@ class RoundEffects {
         boolean track = conditionsWaiting || !outcome.recordsToSave().isEmpty();
         if (!outcome.writes() && !track && Objects.equals(outcome.stage(), lastStage)
                 && !outages.mayBeInOutage(spec, outcome.availability())) {
-            stopAgain(outcome);
+            stopAgain(spec, outcome);
             return new Applied(true, lastStage, false);
         }
         Applied applied = transaction.execute(status -> {
@@ -118,7 +120,7 @@ class RoundEffects {
             return new Applied(true, stage == null ? lastStage : stage, waiting);
         });
         if (applied.held()) {
-            stopAgain(outcome);
+            stopAgain(spec, outcome);
         }
         return applied;
     }
@@ -161,13 +163,18 @@ class RoundEffects {
                 + " concurrent heals of the set running (autoHealing.maxConcurrent)";
     }
 
-    /** A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again. */
-    private void stopAgain(HealthRound.Outcome outcome) {
+    /**
+     * A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again: once per
+     * run of it, through its intent ({@link PhalaEffects#stopUntilItHolds}), so two rounds, or two nodes, never stop one
+     * run twice.
+     */
+    private void stopAgain(ReplicaSetSpec spec, HealthRound.Outcome outcome) {
         for (AdmissionEnforcer.Fenced fenced : outcome.stopAgain()) {
             String slot = fenced.stopAgain().name();
             try {
-                phala.stop(fenced.stopAgain().id());
-                log.warn("{} is fenced but its CVM {} was running again: stopped it again", slot, fenced.stopAgain().id());
+                EffectOutcome stopped = effects.stopUntilItHolds(EffectScope.outside("monitor-fence", spec.getName(), slot,
+                        String.valueOf(fenced.stopAgain().instanceId())), fenced.stopAgain());
+                log.warn("{} is fenced but its CVM {} was running again: {}", slot, fenced.stopAgain().id(), stopped.text());
             } catch (PhalaApiException e) {
                 log.warn("{} is fenced but its CVM {} runs, and the stop was not taken (next round tries again): {}", slot,
                         fenced.stopAgain().id(), e.getMessage());

@@ -187,7 +187,9 @@ class HealthMonitorSchedulerTest {
         ObjectProvider<MeterRegistry> meterProvider = beans.getBeanProvider(MeterRegistry.class);
         HealthMonitorScheduler scheduler = new HealthMonitorScheduler(replicaSets, registry, slotHealth, fences, heals, outages, admissions,
                 mock(RuntimeService.class, RETURNS_DEEP_STUBS), leases, phala, health, conditions, settings,
-                new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider);
+                new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider,
+                new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.web.registry.JdbcEffectIntentRegistry(db.dataSource),
+                        Clock.systemUTC(), new com.statefulcvm.delegates.support.EffectSettings(null)));
         nodes.add(scheduler);
         scheduler.start();
         return scheduler;
