@@ -4,10 +4,10 @@ import com.statefulcvm.connectors.attestation.AttestationVerifier;
 import com.statefulcvm.connectors.guestagent.GuestAgentClient;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.attestation.AttestInstance;
 import com.statefulcvm.delegates.attestation.AttestationSettings;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
@@ -56,7 +56,7 @@ class FenceGuardsTest {
     private final SlotReader slots = mock(SlotReader.class);
     private final ReplicaSets replicaSets = mock(ReplicaSets.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
-    private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
+    private final PhalaEffects effects = mock(PhalaEffects.class);
     private final GuestAgentClient guestAgent = mock(GuestAgentClient.class);
     private final AttestationVerifier verifier = mock(AttestationVerifier.class);
     private final ReplicaSetObserver observer = mock(ReplicaSetObserver.class);
@@ -140,15 +140,15 @@ class FenceGuardsTest {
         when(execution.getVariable("attestationReason")).thenReturn("ADMISSION_REJECTED: compose_hash");
         when(fences.fence("db", 1)).thenReturn(Optional.empty());
         doThrow(new PhalaApiException(503, null, "Service Unavailable", null, "POST", "/cvms/cvm_db1/stop", null))
-                .when(phala).stop("cvm_db1");
-        FenceInstance fence = new FenceInstance(slots, replicaSets, phala, fences, observer,
+                .when(effects).stopUntilItHolds(any(), eq(cvm));
+        FenceInstance fence = new FenceInstance(slots, replicaSets, effects, fences, observer,
                 mock(RolloutSettings.class), clock);
         fence.execute(execution);
-        InOrder order = inOrder(fences, phala);
+        InOrder order = inOrder(fences, effects);
         ArgumentCaptor<Fence> saved = ArgumentCaptor.forClass(Fence.class);
         order.verify(fences).save(saved.capture());
-        order.verify(phala).stop("cvm_db1");
-        verify(phala).stop("cvm_db1"); // once, and after the fence: nothing is asked of Phala before it is recorded
+        order.verify(effects).stopUntilItHolds(any(), eq(cvm));
+        verify(effects).stopUntilItHolds(any(), eq(cvm)); // once, and after the fence: nothing is asked of Phala before it is recorded
         assertThat(saved.getValue().reason()).isEqualTo("ADMISSION_REJECTED: compose_hash");
         verify(execution).setVariable(FenceInstance.FENCE_HOLDS, false);
     }
@@ -158,16 +158,16 @@ class FenceGuardsTest {
         DelegateExecution execution = calledBy("rollout", "unused", null);
         when(execution.getVariable("attestationCode")).thenReturn(AttestInstance.FENCED);
         when(execution.getVariable("attestationReason")).thenReturn("FENCED: db-1 is fenced ...");
-        new FenceInstance(slots, replicaSets, phala, fences, observer, mock(RolloutSettings.class), clock).execute(execution);
+        new FenceInstance(slots, replicaSets, effects, fences, observer, mock(RolloutSettings.class), clock).execute(execution);
         verify(fences).save(FENCE);
     }
 
     @Test
     void theStopIsAskedUntilPhalaShowsItStopped() {
-        ConfirmFencedStop confirm = new ConfirmFencedStop(slots, phala);
+        ConfirmFencedStop confirm = new ConfirmFencedStop(slots, effects);
         DelegateExecution execution = mock(DelegateExecution.class);
         confirm.execute(execution);
-        verify(phala).stop("cvm_db1");
+        verify(effects).stopUntilItHolds(any(), eq(cvm));
         verify(execution).setVariable(FenceInstance.FENCE_HOLDS, false);
         CvmInfo stopped = new CvmInfo("cvm_db1", "db-1", "a".repeat(40), "uuid", "i-1", "stopped", false, null, "hash",
                 null, null, null, null, null, null, null, null, null, null, null, null);

@@ -2,6 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -21,8 +22,12 @@ import java.util.Set;
 class LightsOutStartCheck implements ProcedureStartCheck {
 
     private static final String REASON = "reason";
+    /**
+     * {@code readmitFenced}: the operator's recorded override (fenced slots are started too); {@code lightsOutTrigger}:
+     * {@code outage} when the health monitor proposes the recovery (its seed decision is then always an operator's).
+     */
     static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, REASON, LightsOutVariables.LIGHTS_OUT_REASON,
-            LightsOutVariables.REQUESTED_BY);
+            LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, OutageGuard.LIGHTS_OUT_TRIGGER);
 
     private final ReplicaSets replicaSets;
     private final LightsOutStartChecks checks;
