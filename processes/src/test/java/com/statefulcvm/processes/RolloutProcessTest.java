@@ -132,6 +132,7 @@ class RolloutProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             fenced.add((String) ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
