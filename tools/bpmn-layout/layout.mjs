@@ -6,9 +6,16 @@
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BpmnModdle } from 'bpmn-moddle';
-import { layoutDefinitions } from './plane.mjs';
 import { diagramXml } from './di.mjs';
+
+// packages missing (or from before a pull that changed them): say how to install them, not a stack trace
+const { BpmnModdle, layoutDefinitions } = await import('bpmn-moddle')
+  .then(async moddle => ({ BpmnModdle: moddle.BpmnModdle, ...await import('./plane.mjs') }))
+  .catch(e => {
+    if (e.code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    console.error(`${e.message}\nInstall this tool's packages first: npm ci --prefix tools/bpmn-layout`);
+    process.exit(2);
+  });
 
 const DI_BLOCK = /\s*<([\w.-]+:)?BPMNDiagram\b[\s\S]*<\/([\w.-]+:)?BPMNDiagram>/;
 const NAMESPACES = {

@@ -6,7 +6,7 @@ import { EMBEDDED, externalLabelSize, embeddedLines } from './text.mjs';
 const EVENT = 36;
 const GATEWAY = 50;
 // clearance: the room above and below the name that the type icon and the markers take
-const TASK = { width: 100, height: 80, maxWidth: 160, clearance: 23 };
+const TASK = { width: 100, height: 80, maxWidth: 180, clearance: 26 };
 // boundary events sit far enough apart on their host that each one's name fits between its flow and the next one's
 const BOUNDARY_MIN_PITCH = 70;
 const BOUNDARY_INSET = 30;
@@ -20,9 +20,9 @@ const ROOT_OPTIONS = {
   'elk.edgeRouting': 'ORTHOGONAL',
   'elk.padding': '[top=40,left=40,bottom=40,right=40]',
   'elk.spacing.nodeNode': '45',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '55',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '40',
   'elk.spacing.edgeNode': '20',
-  'elk.layered.spacing.edgeNodeBetweenLayers': '20',
+  'elk.layered.spacing.edgeNodeBetweenLayers': '15',
   'elk.spacing.edgeEdge': '16',
   'elk.layered.spacing.edgeEdgeBetweenLayers': '16',
   'elk.spacing.edgeLabel': '4',
@@ -32,12 +32,16 @@ const ROOT_OPTIONS = {
   'elk.spacing.labelLabel': '4',
   'elk.spacing.portPort': '40',
   'elk.edgeLabels.placement': 'CENTER',
+  // a condition's name next to its gateway, not in the middle of a long flow
+  'elk.layered.edgeLabels.centerLabelPlacementStrategy': 'TAIL_LAYER',
   'elk.layered.mergeEdges': 'true',
   // the order of the XML is the order an operator reads the runbook in: keep it where the layout allows
   'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
   'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
   'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
   'elk.layered.nodePlacement.bk.fixedAlignment': 'BALANCED',
+  // shorter flows where a node can move along its row without crossing anything
+  'elk.layered.compaction.postCompaction.strategy': 'EDGE_LENGTH',
   'elk.separateConnectedComponents': 'false'
 };
 const NODE_OPTIONS = {

@@ -133,6 +133,7 @@ class RolloutProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             fenced.add((String) ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
@@ -243,7 +244,7 @@ class RolloutProcessTest {
     void approvedRolloutRunsTheWavesInPlanOrder() {
         ProcessInstance pi = start();
         assertThat(pi).isWaitingAt("UserTask_ApproveRollout");
-        assertThat(task()).hasCandidateGroup("operators").hasName("Approve rollout of webdemo");
+        assertThat(task()).hasCandidateGroup("approvers").hasName("Approve rollout of webdemo");
         complete(task(), withVariables("approved", true, "comment", "ship it"));
         for (int i = 0; i < 3; i++) {
             assertThat(pi).isWaitingAt("CallActivity_DrainInstance");
@@ -516,6 +517,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         runWave(); // webdemo-2 updated
         runWave(); // webdemo-1 never healthy
+        org.assertj.core.api.Assertions.assertThat(runtimeService().getVariable(pi.getId(), "phalaCloudUnreachable")).as("Phala answers").isNull();
         execute(job("BoundaryEvent_ProgressDeadline"));
         assertThat(pi).isWaitingAt("CallActivity_RollBack").hasNotPassed("UserTask_RolloutHalted");
         ProcessInstance rollback = runtimeService().createProcessInstanceQuery().superProcessInstanceId(pi.getId()).singleResult();
@@ -530,6 +532,23 @@ class RolloutProcessTest {
         assertThat(pi).isEnded().hasPassed("EndEvent_RolledBack");
         that(applied.subList(applied.size() - 3, applied.size())).allMatch(a -> a.endsWith("@services: {old: 1}"));
         org.assertj.core.api.Assertions.assertThat(historyOutcome(pi)).contains("rolled back after: progress deadline");
+    }
+
+    @Test
+    void underRollbackAnOutageOfPhalaHandsOverInsteadOfStartingARollbackThatNeedsPhalaToo() {
+        onFailure = "ROLLBACK";
+        unhealthy.add("webdemo-1");
+        ProcessInstance pi = startApproved();
+        runWave(); // webdemo-2 updated
+        runWave(); // webdemo-1 stuck
+        // a step of this rollout waits for Phala Cloud (PhalaOutagePause sets this on the procedure while it does)
+        runtimeService().setVariable(pi.getId(), "phalaCloudUnreachable", "Phala Cloud unreachable since 12:00 (503)");
+        execute(job("BoundaryEvent_ProgressDeadline"));
+        assertThat(pi).isWaitingAt("UserTask_RolloutHalted").hasNotPassed("CallActivity_RollBack");
+        org.assertj.core.api.Assertions.assertThat(runtimeService().createProcessInstanceQuery().superProcessInstanceId(pi.getId()).count())
+                .as("no rollback started").isZero();
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "haltReason")).asString()
+                .contains("progress deadline").contains("not rolled back while Phala Cloud unreachable since 12:00");
     }
 
     @Test
@@ -724,7 +743,7 @@ class RolloutProcessTest {
         runAll("UserTask_ApproveLeaderStep"); // asynchronous before: the replicas' steps are committed first
         assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
         that(applied).containsExactly("webdemo-2@services: {new: 2}", "webdemo-1@services: {new: 2}");
-        assertThat(task()).hasName("Approve the leader's step: webdemo-0").hasCandidateGroup("operators");
+        assertThat(task()).hasName("Approve the leader's step: webdemo-0").hasCandidateGroup("approvers");
         org.assertj.core.api.Assertions.assertThat(taskService().getVariableLocal(task().getId(), "leaderSlot")).isEqualTo("webdemo-0");
         complete(task(), withVariables("approved", true));
         runWave();

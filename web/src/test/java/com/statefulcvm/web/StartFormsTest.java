@@ -329,7 +329,8 @@ class StartFormsTest {
         assertThat(JSON.readTree(negative.body()).get("message").asText()).contains("replicas: must be at least 1 (was -1)");
         refused("scale", submit("scale", Map.of("replicaSet", SET, "replicas", -1L)), HttpStatus.BAD_REQUEST, "replicas: must be at least 1");
         // and Tasklist goes on working for the same session
-        assertThat(tasklist.get(WebappSession.ENGINE_API + "/filter?resourceType=Task").statusCode()).isEqualTo(200);
+        assertThat(tasklist.get(WebappSession.ENGINE_API + "/filter?firstResult=0&maxResults=2000&itemCount=false&resourceType=Task")
+                .statusCode()).isEqualTo(200);
 
         String log = output.getAll().substring(mark);
         assertThat(log).doesNotContain("ENGINE-16004").doesNotContain(" ERROR ").doesNotContain("\tat org.camunda");
@@ -352,7 +353,7 @@ class StartFormsTest {
         HttpResponse<String> undecided = tasklist.post(WebappSession.ENGINE_API + "/task/" + approval.getId() + "/submit-form",
                 formVariables(Map.of("comment", "looks fine")));
         assertThat(undecided.statusCode()).as(undecided.body()).isEqualTo(400);
-        assertThat(JSON.readTree(undecided.body()).get("message").asText()).contains("approved must be the boolean true or false (was missing)")
+        assertThat(JSON.readTree(undecided.body()).get("message").asText()).contains("approved must be the boolean true or false: choose approve or reject (was missing)")
                 .doesNotContain("ENGINE-03051");
         assertThat(tasks.createTaskQuery().taskId(approval.getId()).count()).as("the task stays open").isEqualTo(1);
         String log = output.getAll().substring(mark);
@@ -367,6 +368,32 @@ class StartFormsTest {
         assertThat(report.get("approvals").get(0).get("decision").asText()).isEqualTo("rejected");
         assertThat(report.get("approvals").get(0).get("by").asText()).isEqualTo("admin");
         assertThat(report.get("approvals").get(0).get("comment").asText()).isEqualTo("not before the freeze ends");
+    }
+
+    /**
+     * Our /api with the webapps' session, as the Cockpit plugins call it: reads with the session alone; a modifying
+     * request only with the session's CSRF token (a page of another site can make the browser send the cookie, not the
+     * token); without a session a plugin's request gets a plain 401, a script's the basic-auth challenge as before.
+     */
+    @Test
+    void theApiTakesTheWebappSessionOnlyWithItsCsrfToken() throws Exception {
+        WebappSession cockpit = WebappSession.login(port, "admin", "admin", "cockpit");
+        HttpResponse<String> fleet = cockpit.get("/api/fleet");
+        assertThat(fleet.statusCode()).as(fleet.body()).isEqualTo(200);
+        assertThat(JSON.readTree(fleet.body()).get("you").get("user").asText()).isEqualTo("admin");
+        String plan = JSON.writeValueAsString(Map.of("dockerCompose", COMPOSE));
+        HttpResponse<String> forged = cockpit.postWithoutCsrfToken("/api/replica-sets/" + SET + "/rollouts/plan", plan);
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("CSRF token");
+        HttpResponse<String> planned = cockpit.post("/api/replica-sets/" + SET + "/rollouts/plan", plan);
+        assertThat(planned.statusCode()).as(planned.body()).isEqualTo(200);
+
+        HttpResponse<String> noSession = WebappSession.anonymous(port).getWithHeader("/api/fleet", "X-XSRF-TOKEN", "stale");
+        assertThat(noSession.statusCode()).isEqualTo(401);
+        assertThat(noSession.headers().firstValue("WWW-Authenticate")).isEmpty();
+        HttpResponse<String> script = WebappSession.anonymous(port).get("/api/fleet");
+        assertThat(script.statusCode()).isEqualTo(401);
+        assertThat(script.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic"));
     }
 
     /** Form fields as Tasklist's Camunda Forms submit them: {"variables": {"name": {"value": ...}}}, the type left to the engine. */

@@ -46,6 +46,15 @@ final class WebappSession {
         return session;
     }
 
+    /** A client with no session at all. */
+    static WebappSession anonymous(int port) {
+        return new WebappSession("http://localhost:" + port);
+    }
+
+    HttpResponse<String> getWithHeader(String path, String header, String value) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Accept", "application/json").header(header, value).GET());
+    }
+
     HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).header("Accept", "application/json").GET());
     }

@@ -26,6 +26,8 @@ public final class RolloutVariables {
     public static final String APPROVED_BY = "approvedBy";
     /** Local to a completed approval or decision task: when it was completed (ISO-8601 instant). */
     public static final String APPROVED_AT = "approvedAt";
+    /** Of a rollout: JSON list of the operators' pause, resume and abort requests, {action, by, at, reason}. */
+    public static final String CONTROLS = "controls";
     /** The approver's comment, as the approval and decision forms submit it (optional). */
     public static final String COMMENT = "comment";
     /** Local to a completed approval or decision task: the comment given with that decision (absent without one). */
@@ -53,8 +55,6 @@ public final class RolloutVariables {
     public static final String TARGET_ENCRYPTED_ENV = "targetEncryptedEnv";
     /** Comma-separated names of the variables an env rollout sets (the {@code env_keys}); absent without an env change. */
     public static final String TARGET_ENV_KEYS = "targetEnvKeys";
-    /** Local to each instance step: its env update was accepted by Phala (the CVM shows nothing to tell it by). */
-    public static final String ENV_UPDATE_REQUESTED = "envUpdateRequested";
     public static final String WAVES = "waves";
     public static final String WAVE = "wave";
     public static final String SURGE_SLOTS = "surgeSlots";

@@ -1,18 +1,13 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.support.JsonListVariable;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngineServices;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.identity.Authentication;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
-import org.camunda.bpm.engine.variable.Variables;
-import org.camunda.bpm.engine.variable.value.ObjectValue;
-import org.camunda.bpm.engine.variable.value.TypedValue;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_AT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_BY;
@@ -30,7 +25,6 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISIONS;
 public final class TaskDecisions {
 
     static final String UNKNOWN = "unknown";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private TaskDecisions() {
     }
@@ -49,8 +43,7 @@ public final class TaskDecisions {
         if (process == null) {
             return;
         }
-        ArrayNode decisions = existing(process);
-        ObjectNode entry = decisions.addObject();
+        ObjectNode entry = JsonListVariable.entry();
         entry.put("task", task.getName());
         entry.put("taskDefinitionKey", task.getTaskDefinitionKey());
         entry.put("decision", decision);
@@ -59,32 +52,13 @@ public final class TaskDecisions {
         if (comment != null) {
             entry.put("comment", comment);
         }
-        // JSON in a byte array, not a string variable: a long rollout's list outgrows the 4,000 characters of a string
-        ObjectValue value = Variables.serializedObjectValue(decisions.toString())
-                .serializationDataFormat(Variables.SerializationDataFormats.JSON)
-                .objectTypeName("java.util.ArrayList")
-                .create();
-        process.setVariableLocal(DECISIONS, value);
+        JsonListVariable.append(process, DECISIONS, entry);
     }
 
     /** The comment submitted with this completion; null when none or blank. */
     private static String comment(DelegateTask task) {
         Object comment = task.getVariable(COMMENT);
         return comment instanceof String text && !text.isBlank() ? text.strip() : null;
-    }
-
-    private static ArrayNode existing(DelegateExecution process) {
-        TypedValue typed = process.getVariableLocalTyped(DECISIONS, false);
-        if (typed instanceof ObjectValue object && object.getValueSerialized() != null) {
-            try {
-                if (JSON.readTree(object.getValueSerialized()) instanceof ArrayNode array) {
-                    return array;
-                }
-            } catch (JsonProcessingException unreadable) {
-                // start a new list rather than refuse the operator's decision
-            }
-        }
-        return JSON.createArrayNode();
     }
 
     /** The engine's authenticated user of this command; "unknown" when the task was completed without one. */

@@ -71,6 +71,7 @@ class HealController {
     ResponseEntity<Map<String, Object>> heal(@PathVariable String name, @PathVariable String ordinal,
                                              @RequestBody(required = false) JsonNode body) {
         ReplicaSetSpec spec = spec(name);
+        access.requireStart(HealVariables.HEAL_PROCESS, "heal instances");
         int target = Ordinals.parse(spec, ordinal);
         String reason = RequestReason.of(body);
         requireNotFenced(spec, target);
@@ -84,10 +85,10 @@ class HealController {
     ResponseEntity<Map<String, Object>> readmit(@PathVariable String name, @PathVariable String ordinal,
                                                 @RequestBody(required = false) JsonNode body) {
         ReplicaSetSpec spec = spec(name);
+        access.requireStart(HealVariables.HEAL_PROCESS, "readmit instances");
         int target = Ordinals.parse(spec, ordinal);
         String reason = RequestReason.of(body);
-        Fence fence = fences.fence(name, target).orElseThrow(() -> new ApiProblem(HttpStatus.CONFLICT,
-                spec.slotName(target) + " is not fenced: nothing to readmit"));
+        Fence fence = requireFenced(spec, target);
         String user = access.callerId();
         String why = "readmit requested by " + user + (reason == null ? "" : ": " + reason) + "; it was " + fence.summary();
         return start(spec, target, why, user, HealVariables.TRIGGER_READMIT, fence.summary());
@@ -110,6 +111,12 @@ class HealController {
         return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + pid)).body(answer);
     }
 
+    /** 409 for a readmit of a slot that is not fenced: only a fenced slot is readmitted. */
+    Fence requireFenced(ReplicaSetSpec spec, int target) {
+        return fences.fence(spec.getName(), target).orElseThrow(() -> new ApiProblem(HttpStatus.CONFLICT,
+                spec.slotName(target) + " is not fenced: nothing to readmit"));
+    }
+
     /** 409 for a plain heal of a fenced slot: only a readmit, whose attestation decides, may bring it back. */
     void requireNotFenced(ReplicaSetSpec spec, int target) {
         Optional<Fence> fence = fences.fence(spec.getName(), target);
@@ -129,6 +136,9 @@ class HealController {
         if (outcome instanceof HealStarter.HeldByRollout rollout) {
             throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout.processInstanceId() + " is working on " + slot
                     + "; heal it once the rollout has moved on", Map.of("rolloutProcessInstanceId", rollout.processInstanceId()));
+        }
+        if (outcome instanceof HealStarter.InOutage outage) {
+            throw new ApiProblem(HttpStatus.CONFLICT, outage.refusal());
         }
     }
 

@@ -52,7 +52,7 @@ class ProcedureReport {
     private static final List<String> COMMON = List.of(RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY,
             RolloutVariables.UPDATE_REVISION, RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED,
             RolloutVariables.STEP_OUTCOME, RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY,
-            RolloutVariables.DECISION_COMMENT,
+            RolloutVariables.DECISION_COMMENT, RolloutVariables.CONTROLS,
             RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION,
             RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS,
             ScaleVariables.SLOTS_DONE);
@@ -97,7 +97,7 @@ class ProcedureReport {
         List<HistoricVariableInstance> variables = history.createHistoricVariableInstanceQuery()
                 .processInstanceIdIn(relatedIds.toArray(String[]::new))
                 .variableNameIn(NAMES)
-                .list();
+                .unlimitedList();
 
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("kind", kind.kind());
@@ -120,6 +120,8 @@ class ProcedureReport {
             // an env rollout: the names it set (the values went encrypted to the CVMs and are nowhere here)
             putIfPresent(out, "envKeys", processVariable(variables, pid, RolloutVariables.TARGET_ENV_KEYS));
             putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
+            // the operators' pause, resume and abort requests, with who, when and why
+            putIfPresent(out, "controls", parsed(processVariable(variables, pid, RolloutVariables.CONTROLS)));
         }
         kind.details().forEach((variable, field) -> putIfPresent(out, field, processVariable(variables, pid, variable)));
         if (kind.resultVariable() != null) {
@@ -138,7 +140,11 @@ class ProcedureReport {
             }
         }
         out.put("steps", steps(kind, related, variables, pid));
-        out.put("approvals", approvals(relatedIds, variables));
+        List<Map<String, Object>> approvals = approvals(relatedIds, variables);
+        // beside requestedBy: who approved it (four-eyes: another user, where the set asks for it)
+        out.put("approvedBy", approvals.stream().filter(a -> "approved".equals(a.get("decision")))
+                .map(a -> a.get("by")).filter(Objects::nonNull).distinct().toList());
+        out.put("approvals", approvals);
         out.put("blockers", running ? blockers(pid, related, paused, pauseRequested, stage) : List.of());
         if (rollout) {
             out.put("rollbacks", related.stream()
@@ -196,7 +202,7 @@ class ProcedureReport {
         return history.createHistoricVariableInstanceQuery()
                 .processInstanceIdIn(processInstanceIds.toArray(String[]::new))
                 .variableNameIn(names.toArray(String[]::new))
-                .list();
+                .unlimitedList();
     }
 
     private static Object requestedBy(HistoricProcessInstance procedure, Object recorded) {
@@ -227,12 +233,12 @@ class ProcedureReport {
             List<HistoricProcessInstance> next = new ArrayList<>();
             for (HistoricProcessInstance parent : frontier) {
                 List<HistoricProcessInstance> children = new ArrayList<>(
-                        history.createHistoricProcessInstanceQuery().superProcessInstanceId(parent.getId()).list());
+                        history.createHistoricProcessInstanceQuery().superProcessInstanceId(parent.getId()).unlimitedList());
                 if (RolloutVariables.PROCESS_KEY.equals(parent.getProcessDefinitionKey())) {
                     children.addAll(history.createHistoricProcessInstanceQuery()
                             .processDefinitionKey(RolloutVariables.PROCESS_KEY)
                             .variableValueEquals(RolloutVariables.ROLLBACK_OF, parent.getId())
-                            .list());
+                            .unlimitedList());
                 }
                 for (HistoricProcessInstance child : children) {
                     if (found.putIfAbsent(child.getId(), child) == null) {
@@ -272,11 +278,11 @@ class ProcedureReport {
                 .processInstanceId(pid)
                 .orderByHistoricActivityInstanceStartTime().asc()
                 .orderPartiallyByOccurrence().asc()
-                .list().stream()
+                .unlimitedList().stream()
                 .filter(a -> STEP_TYPES.contains(a.getActivityType()))
                 .toList();
         Map<String, String> taskNames = new HashMap<>();
-        history.createHistoricTaskInstanceQuery().processInstanceId(pid).list()
+        history.createHistoricTaskInstanceQuery().processInstanceId(pid).unlimitedList()
                 .forEach(t -> taskNames.put(t.getActivityInstanceId(), t.getName()));
         Map<String, Object> named = namesIn(pid, activities);
         List<Map<String, Object>> steps = new ArrayList<>();
@@ -314,7 +320,7 @@ class ProcedureReport {
             return values;
         }
         for (HistoricVariableInstance v : history.createHistoricVariableInstanceQuery().processInstanceId(pid)
-                .variableNameIn(wanted.toArray(String[]::new)).list()) {
+                .variableNameIn(wanted.toArray(String[]::new)).unlimitedList()) {
             if (v.getValue() != null && (pid.equals(v.getExecutionId()) || !values.containsKey(v.getName()))) {
                 values.put(v.getName(), v.getValue());
             }
@@ -377,7 +383,7 @@ class ProcedureReport {
     private List<Map<String, Object>> approvals(List<String> relatedIds, List<HistoricVariableInstance> variables) {
         List<HistoricTaskInstance> done = new ArrayList<>();
         for (String id : relatedIds) {
-            done.addAll(history.createHistoricTaskInstanceQuery().processInstanceId(id).finished().list());
+            done.addAll(history.createHistoricTaskInstanceQuery().processInstanceId(id).finished().unlimitedList());
         }
         done.sort(Comparator.comparing(HistoricTaskInstance::getEndTime, Comparator.nullsLast(Comparator.naturalOrder())));
         List<Map<String, Object>> approvals = new ArrayList<>();
@@ -442,7 +448,7 @@ class ProcedureReport {
         return history.createUserOperationLogQuery()
                 .taskId(task.getId())
                 .operationType(UserOperationLogEntry.OPERATION_TYPE_COMPLETE)
-                .list().stream()
+                .unlimitedList().stream()
                 .map(UserOperationLogEntry::getUserId)
                 .filter(Objects::nonNull)
                 .findFirst()
@@ -453,7 +459,7 @@ class ProcedureReport {
         List<String> blockers = new ArrayList<>();
         List<String> running = related.stream().filter(p -> p.getEndTime() == null).map(HistoricProcessInstance::getId).toList();
         for (String id : running) {
-            for (Task task : tasks.createTaskQuery().processInstanceId(id).list()) {
+            for (Task task : tasks.createTaskQuery().processInstanceId(id).unlimitedList()) {
                 blockers.add(taskBlocker(task));
             }
         }
@@ -466,7 +472,7 @@ class ProcedureReport {
         for (VariableInstance v : runtime.createVariableInstanceQuery()
                 .processInstanceIdIn(running.toArray(String[]::new))
                 .variableName(RolloutVariables.STAGE)
-                .list()) {
+                .unlimitedList()) {
             boolean processLevel = v.getProcessInstanceId().equals(v.getExecutionId());
             if (!processLevel && v.getValue() != null) {
                 stepStages.add(v.getValue().toString());
@@ -514,7 +520,7 @@ class ProcedureReport {
         return history.createHistoricActivityInstanceQuery()
                 .processInstanceId(procedure.getId())
                 .activityId(procedure.getEndActivityId())
-                .list().stream()
+                .unlimitedList().stream()
                 .map(HistoricActivityInstance::getActivityName)
                 .filter(Objects::nonNull)
                 .findFirst()
@@ -537,8 +543,8 @@ class ProcedureReport {
         if (value == null) {
             return null;
         }
-        if (value instanceof Map<?, ?> map) {
-            return json.valueToTree(map);
+        if (value instanceof Map<?, ?> || value instanceof List<?>) {
+            return json.valueToTree(value);
         }
         try {
             return json.readTree(value.toString());

@@ -3,11 +3,8 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.delegates.support.EnvEncryptionKeys;
-import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
-import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.PlannedStep;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -16,6 +13,7 @@ import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.fleet.RolloutPlan;
 import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
+import com.statefulcvm.web.status.FleetReads;
 import com.statefulcvm.web.status.ObservedConditions;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -39,7 +37,6 @@ class ReplicaSetController {
     private final ValidatedFleet fleet;
     private final ReplicaSets replicaSets;
     private final InstanceRegistry registry;
-    private final ReplicaSetObserver observer;
     private final RolloutStarter rollouts;
     private final ReplicaSetStatus status;
     private final ObservedConditions conditions;
@@ -47,17 +44,18 @@ class ReplicaSetController {
     private final RolloutPlanning planning;
     private final RevisionHistory revisions;
     private final ApiAccess access;
-    private final EnvEncryptionKeys envKeys;
+    private final EnvSealer sealer;
+    private final FleetReads reads;
 
     ReplicaSetController(ValidatedFleet fleet, ReplicaSets replicaSets, InstanceRegistry registry,
-                         ReplicaSetObserver observer, RolloutStarter rollouts, ReplicaSetStatus status,
+                         RolloutStarter rollouts, ReplicaSetStatus status,
                          ObservedConditions conditions, PolicyOverrides policies, RolloutPlanning planning,
-                         RevisionHistory revisions, ApiAccess access, EnvEncryptionKeys envKeys) {
-        this.envKeys = envKeys;
+                         RevisionHistory revisions, ApiAccess access, EnvSealer sealer, FleetReads reads) {
+        this.sealer = sealer;
+        this.reads = reads;
         this.fleet = fleet;
         this.replicaSets = replicaSets;
         this.registry = registry;
-        this.observer = observer;
         this.rollouts = rollouts;
         this.status = status;
         this.conditions = conditions;
@@ -75,18 +73,23 @@ class ReplicaSetController {
                 .toList();
     }
 
-    /** Refreshes the set from Phala first; if Phala cannot be reached, shows the last record and says why. */
+    /**
+     * The set as Phala showed it at most {@code orchestrator.fleet-reads.max-age} ago ({@link FleetReads}: one read per
+     * set and node in that time, however many viewers ask); if Phala cannot be reached, the last record and why.
+     */
     @GetMapping("/{name}")
     ReplicaSetView get(@PathVariable String name) {
         ReplicaSetSpec spec = spec(name);
-        List<InstanceRecord> records;
+        FleetReads.Read read;
         try {
-            records = observer.refresh(spec);
+            read = reads.read(spec);
         } catch (PhalaApiException | IllegalStateException e) {
             return status.view(spec, registry.instances(name), true, e.getMessage());
         }
-        conditions.track(spec, records);
-        return status.view(spec, records, true, null);
+        if (read.fresh()) {
+            conditions.track(spec, read.records());
+        }
+        return status.view(spec, read.records(), true, null);
     }
 
     @PostMapping(path = "/{name}/rollouts", consumes = "application/json")
@@ -96,7 +99,7 @@ class ReplicaSetController {
         RolloutBody rollout = rolloutBody(name, body);
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
-        EnvEncryption.Sealed env = rollout.envs() == null ? null : seal(spec, rollout.envs());
+        EnvEncryption.Sealed env = rollout.envs() == null ? null : sealer.seal(spec, rollout.envs());
         String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(rollout.compose(), override, Set.of(), null, env));
         return created(processInstanceId, name);
     }
@@ -113,29 +116,7 @@ class ReplicaSetController {
             return new RolloutBody(RolloutRequest.dockerComposeOf(body), null);
         }
         String compose = RolloutRequest.optionalDockerComposeOf(body);
-        return new RolloutBody(compose != null ? compose : composeOfSet(name, "an env rollout without dockerCompose keeps the set's compose"), envs);
-    }
-
-    /** The compose the set is moving to, or runs: what a rollout that does not name one keeps. */
-    private String composeOfSet(String name, String why) {
-        return revisions.updateRevision(name).or(() -> revisions.currentRevision(name)).map(Revision::dockerCompose)
-                .orElseThrow(() -> new ApiProblem(HttpStatus.BAD_REQUEST,
-                        "dockerCompose: is required, replica set '" + name + "' has no recorded revision to default to (" + why + ")"));
-    }
-
-    /** Encrypted here, before anything is stored: the clear values live only in this request's memory. */
-    private EnvEncryption.Sealed seal(ReplicaSetSpec spec, Map<String, String> envs) {
-        String publicKey;
-        try {
-            publicKey = envKeys.publicKey(spec);
-        } catch (IllegalStateException e) {
-            throw new ApiProblem(HttpStatus.CONFLICT, e.getMessage());
-        }
-        try {
-            return EnvEncryption.seal(envs, publicKey);
-        } catch (IllegalArgumentException e) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "envs: replica set '" + spec.getName() + "': " + e.getMessage());
-        }
+        return new RolloutBody(compose != null ? compose : rollouts.composeOfSet(name, "an env rollout without dockerCompose keeps the set's compose"), envs);
     }
 
     /** What a rollout started now would do, in execution order; starts nothing, so any authenticated user may ask. */
@@ -175,7 +156,7 @@ class ReplicaSetController {
         }
         String compose = RolloutRequest.optionalDockerComposeOf(body);
         if (compose == null) {
-            compose = composeOfSet(name, "a rollout of one instance without dockerCompose takes the set's");
+            compose = rollouts.composeOfSet(name, "a rollout of one instance without dockerCompose takes the set's");
         }
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
