@@ -49,11 +49,11 @@ class ComposeHasherTest {
         Map<String, Object> awkward = new LinkedHashMap<>();
         awkward.put("runner", "docker-compose");
         awkward.put("name", "\u00fcn\u00efcode-\u2713");
-        awkward.put("docker_compose_file", "x: \"tab\there\u0001ctl \\ slash/ quote\"\u2028");
+        awkward.put("docker_compose_file", "x: \"tab\there\u0001ctl \u001b[31mred \\ slash/ quote\"\u2028");
         awkward.put("allowed_envs", List.of("B", "A"));
         awkward.put("docker_config", Map.of("username", "u", "registry", "r"));
         awkward.put("pre_launch_script", "");
-        assertThat(ComposeHasher.hash(awkward)).isEqualTo("3ebef7471d1ad9ed9697a90d5ee55bb7f96098fe86eb921a08a3dec461d8b28c");
+        assertThat(ComposeHasher.hash(awkward)).isEqualTo("62e79a42e1206d3a879ec066c7a435cf5aabc5a1ee7d7d7596d5d52fa084abd1");
     }
 
     @Test
