@@ -71,7 +71,7 @@ public class HealStarter {
     public Snapshot snapshot(String replicaSet) {
         Map<String, String> heals = new LinkedHashMap<>();
         for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS)
-                .processInstanceBusinessKeyLike(replicaSet + "/%").list()) {
+                .processInstanceBusinessKeyLike(replicaSet + "/%").unlimitedList()) {
             heals.putIfAbsent(heal.getBusinessKey(), heal.getId());
         }
         return new Snapshot(heals, claims(replicaSet));
@@ -85,14 +85,14 @@ public class HealStarter {
     public Map<String, Snapshot> snapshots(Collection<String> replicaSets) {
         Map<String, Snapshot> out = new HashMap<>();
         replicaSets.forEach(set -> out.put(set, new Snapshot(new LinkedHashMap<>(), new HashMap<>())));
-        for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS).list()) {
+        for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS).unlimitedList()) {
             Snapshot of = out.get(setOf(heal.getBusinessKey()));
             if (of != null) {
                 of.healsByKey().putIfAbsent(heal.getBusinessKey(), heal.getId());
             }
         }
         List<ProcessInstance> holders = runtime.createProcessInstanceQuery()
-                .processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS).list().stream()
+                .processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS).unlimitedList().stream()
                 .filter(p -> out.containsKey(p.getBusinessKey())).toList();
         if (!holders.isEmpty()) {
             Map<String, String> setOfInstance = new HashMap<>();
@@ -122,7 +122,7 @@ public class HealStarter {
      */
     public Map<String, String> claims(String replicaSet) {
         List<ProcessInstance> rollouts = runtime.createProcessInstanceQuery().processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS)
-                .processInstanceBusinessKey(replicaSet).list();
+                .processInstanceBusinessKey(replicaSet).unlimitedList();
         if (rollouts.isEmpty()) {
             return Map.of();
         }
@@ -138,7 +138,7 @@ public class HealStarter {
         Map<String, List<String>> slotsOf = new LinkedHashMap<>();
         for (VariableInstance variable : runtime.createVariableInstanceQuery()
                 .processInstanceIdIn(instances.keySet().toArray(String[]::new))
-                .variableNameIn(RolloutVariables.WAVE, RolloutVariables.SLOT).list()) {
+                .variableNameIn(RolloutVariables.WAVE, RolloutVariables.SLOT).unlimitedList()) {
             List<String> slots = slotsOf.computeIfAbsent(variable.getProcessInstanceId(), pid -> new java.util.ArrayList<>());
             Object value = variable.getValue();
             if (value instanceof Collection<?> wave) {

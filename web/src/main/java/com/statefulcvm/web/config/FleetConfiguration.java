@@ -94,7 +94,7 @@ public class FleetConfiguration {
 
     @Bean
     public RolloutSettings rolloutSettings(OrchestratorProperties properties) {
-        return new RolloutSettings(properties.getRollout().getCvmPollInterval());
+        return new RolloutSettings(properties.getRollout().getCvmPollInterval(), properties.getRollout().getWakeFallback());
     }
 
     @Bean
