@@ -1,6 +1,5 @@
 package com.statefulcvm.delegates.support;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -12,19 +11,19 @@ import org.springframework.stereotype.Component;
 import java.util.Optional;
 
 /**
- * Creates and deletes the CVM of one slot, deciding from what Phala shows (not from a flag we wrote), so that a job
- * that runs again after a crash never creates a second CVM or deletes a new one.
+ * Creates and deletes the CVM of one slot, deciding from what Phala shows, and asking each at most once per intention
+ * ({@link PhalaEffects}), so that a job that runs again after a crash never creates a second CVM or deletes a new one.
  */
 @Component
 public class SlotProvisioner {
 
     private static final Logger log = LoggerFactory.getLogger(SlotProvisioner.class);
 
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final ReplicaSets replicaSets;
 
-    public SlotProvisioner(PhalaCloudClient phala, ReplicaSets replicaSets) {
-        this.phala = phala;
+    public SlotProvisioner(PhalaEffects effects, ReplicaSets replicaSets) {
+        this.effects = effects;
         this.replicaSets = replicaSets;
     }
 
@@ -33,33 +32,38 @@ public class SlotProvisioner {
      * ({@link ReplicaSetSpec#slotSpec}). {@code compose} null copies the app's template.
      * @return what happened, in words for the process's {@code stage} variable
      */
-    public String ensureCreated(ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose) {
-        return ensureCreated(spec, slot, existing, compose, null);
+    public String ensureCreated(EffectScope scope, ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose) {
+        return ensureCreated(scope, spec, slot, existing, compose, null);
     }
 
     /** As above, with the environment already encrypted to the app's key (null: the app template's). */
-    public String ensureCreated(ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose, String encryptedEnv) {
+    public String ensureCreated(EffectScope scope, ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose,
+                                String encryptedEnv) {
         if (existing.isPresent()) {
             return "CVM " + slot + " exists (" + existing.get().status() + "); not created again";
         }
         SlotSpec slotSpec = spec.slotSpec(replicaSets.ordinalOf(spec, slot));
-        CvmInfo created = phala.createAppInstance(replicaSets.appId(spec),
+        EffectOutcome outcome = effects.create(scope, replicaSets.appId(spec),
                 new AppInstanceRequest(slot, slotSpec.nodeIdText(), compose, null, encryptedEnv, null));
-        log.info("Created CVM {} ({}) in slot {} of replica set '{}'{}", created.name(), created.id(), slot, spec.getName(),
-                slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
-        return "CVM " + slot + " created (" + created.status() + ")" + (slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Created CVM {} in slot of replica set '{}'{}", slot, spec.getName(),
+                    slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+        }
+        return "CVM " + slot + ": " + outcome.text() + (slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
     }
 
     /** Asks Phala to delete the CVM unless it is already being deleted or busy. */
-    public String ensureDeleteRequested(CvmInfo cvm) {
+    public String ensureDeleteRequested(EffectScope scope, CvmInfo cvm) {
         if ("deleting".equals(cvm.status())) {
             return "CVM " + cvm.name() + " is being deleted";
         }
         if (!cvm.isSettled()) {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); deleting it once it settles";
         }
-        phala.delete(cvm.id());
-        log.info("Requested deletion of CVM {} ({}, instance {})", cvm.name(), cvm.id(), cvm.instanceId());
-        return "deletion of CVM " + cvm.name() + " requested";
+        EffectOutcome outcome = effects.delete(scope, cvm);
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Requested deletion of CVM {} ({}, instance {})", cvm.name(), cvm.id(), cvm.instanceId());
+        }
+        return "deletion of CVM " + cvm.name() + ": " + outcome.text();
     }
 }

@@ -2,6 +2,9 @@ package com.statefulcvm.web.bootstrap;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.CommitRequest;
 import com.statefulcvm.connectors.phala.model.ComposeFile;
@@ -63,11 +66,13 @@ class FleetBootstrap {
     private final RevisionComposeHashes composeHashes;
     private final TransactionTemplate transaction;
     private final ApplicationEventPublisher events;
+    private final PhalaEffects effects;
 
     FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
                    InstanceRegistry registry, ReplicaSetObserver observer, ReplicaSets replicaSets, RevisionHistory revisions,
                    ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions,
-                   ApplicationEventPublisher events) {
+                   ApplicationEventPublisher events, PhalaEffects effects) {
+        this.effects = effects;
         this.fleet = fleet;
         this.properties = properties;
         this.phala = phala;
@@ -174,8 +179,11 @@ class FleetBootstrap {
             String slot = spec.slotName(ordinal);
             if (!existing.contains(slot)) {
                 String nodeId = spec.slotSpec(ordinal).nodeIdText();
-                phala.createAppInstance(appId, new AppInstanceRequest(slot, nodeId, null, null, null, null));
-                log.info("Created slot {} of replica set '{}'{}", slot, spec.getName(), nodeId == null ? "" : " on node " + nodeId);
+                // two nodes starting at once find the same slot missing: the intent lets one of them create it
+                EffectOutcome outcome = effects.create(EffectScope.outside("bootstrap", spec.getName(), slot, appId), appId,
+                        new AppInstanceRequest(slot, nodeId, null, null, null, null));
+                log.info("Slot {} of replica set '{}'{}: {}", slot, spec.getName(), nodeId == null ? "" : " on node " + nodeId,
+                        outcome.text());
             }
         }
     }
