@@ -1,6 +1,8 @@
 package com.statefulcvm.web;
 
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -31,7 +33,7 @@ import java.util.function.Function;
  * ({@code FAILED-<test>.png}), and, run with {@code -Dorch.docs.screenshots=true}, the documentation's images in
  * {@code docs/images/}.
  */
-final class BrowserSession implements AfterTestExecutionCallback {
+final class BrowserSession implements ExecutionCondition, AfterTestExecutionCallback {
 
     static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM_BIN", "/usr/bin/chromium"));
     static final Path CHROMEDRIVER = Path.of(System.getenv().getOrDefault("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
@@ -48,6 +50,26 @@ final class BrowserSession implements AfterTestExecutionCallback {
 
     static boolean available() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    /**
+     * CI installs Chromium ({@code .ci/run} exports {@code ORCH_REQUIRE_BROWSER=1}; most CI services set {@code CI=true}):
+     * there a missing browser fails the screens' tests instead of skipping them unseen.
+     */
+    static boolean required() {
+        return "1".equals(System.getenv("ORCH_REQUIRE_BROWSER")) || "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    /** Without Chromium the screens' tests are skipped, saying why; in CI they fail (before any Spring context starts). */
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (available()) {
+            return ConditionEvaluationResult.enabled("Chromium at " + CHROMIUM);
+        }
+        if (required()) {
+            throw new IllegalStateException("CI (ORCH_REQUIRE_BROWSER=1 or CI=true) runs the screens' tests: " + unavailable());
+        }
+        return ConditionEvaluationResult.disabled(unavailable());
     }
 
     static String unavailable() {
