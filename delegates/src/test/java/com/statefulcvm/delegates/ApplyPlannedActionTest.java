@@ -38,8 +38,8 @@ class ApplyPlannedActionTest {
     private final SlotReader slots = mock(SlotReader.class);
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final DelegateExecution execution = mock(DelegateExecution.class);
-    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(phala), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala, new com.statefulcvm.delegates.support.EnvUpdater(phala));
+    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala, new com.statefulcvm.delegates.support.EnvUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()));
 
     @BeforeEach
     void aRestartOfTheSlot() {
@@ -89,7 +89,7 @@ class ApplyPlannedActionTest {
         when(execution.getVariable("targetEnvKeys")).thenReturn("DB_PASSWORD,GREETING");
         when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
         when(execution.getVariable("envUpdateRequested")).thenReturn(false);
-        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-1", false));
+        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
         apply.execute(execution);
@@ -105,7 +105,7 @@ class ApplyPlannedActionTest {
     void anEnvAndComposeRolloutSendsTheComposeFirst() throws Exception {
         when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
         when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
-        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-2", false));
+        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-2", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, "services:\n  web:\n    image: a\n"));
 
         apply.execute(execution);

@@ -40,6 +40,8 @@ final class SimulatorView {
     void stop(String name) {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
+        // the newest shapes (compose_hash, in_progress): without the header the simulator answers the oldest
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name + "/stop", HttpMethod.POST,
                 new HttpEntity<>(headers), String.class);
         assertThat(response.getStatusCode().is2xxSuccessful()).as("stop " + name + ": " + response.getBody()).isTrue();
@@ -49,6 +51,8 @@ final class SimulatorView {
     JsonNode cvmOrNull(String name) throws Exception {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
+        // the newest shapes (compose_hash, in_progress): without the header the simulator answers the oldest
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name, HttpMethod.GET, new HttpEntity<>(headers), String.class);
         if (response.getStatusCode() == HttpStatus.NOT_FOUND) {
             return null;

@@ -30,7 +30,7 @@ public class PhalaApiException extends RuntimeException {
         this(status, errorCode, apiMessage, retryAfter, method, path, Map.of(), true, cause);
     }
 
-    PhalaApiException(int status, String errorCode, String apiMessage, Duration retryAfter, String method, String path,
+    public PhalaApiException(int status, String errorCode, String apiMessage, Duration retryAfter, String method, String path,
                       Map<String, JsonNode> detailFields, boolean requestSent, Throwable cause) {
         super(format(status, apiMessage, method, path), cause);
         this.status = status;

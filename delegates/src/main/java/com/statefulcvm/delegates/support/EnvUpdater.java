@@ -29,9 +29,11 @@ public class EnvUpdater {
     private static final Logger log = LoggerFactory.getLogger(EnvUpdater.class);
 
     private final PhalaCloudClient phala;
+    private final OnChainRegistrations onChain;
 
-    public EnvUpdater(PhalaCloudClient phala) {
+    public EnvUpdater(PhalaCloudClient phala, OnChainRegistrations onChain) {
         this.phala = phala;
+        this.onChain = onChain;
     }
 
     /** True when the rollout carries an env change that this slot's {@code action} still has to apply. */
@@ -52,7 +54,10 @@ public class EnvUpdater {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); its env update follows once it settles";
         }
         List<String> keys = envKeys(execution);
-        UpdateResult result = phala.updateEnvs(cvm.id(), new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys));
+        EnvUpdate update = new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys);
+        // new env_keys change an on-chain KMS app's compose hash: phase 2 sends the hashes in the body (SDK updateCvmEnvs)
+        UpdateResult result = onChain.send(execution, cvm, () -> phala.updateEnvs(cvm.id(), update),
+                (required, transaction) -> phala.updateEnvs(cvm.id(), update.withOnChainCommit(required.composeHash(), transaction)));
         execution.setVariable(ENV_UPDATE_REQUESTED, true);
         log.info("Requested env update of {} ({}), variables {}: {} correlation {}", cvm.name(), cvm.id(), keys,
                 result.status(), result.correlationId());

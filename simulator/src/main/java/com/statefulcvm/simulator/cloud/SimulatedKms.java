@@ -80,6 +80,26 @@ public final class SimulatedKms {
      * @throws ApiException 400 naming why when it is not hex, too short, or does not open with the app's key
      */
     static List<String> open(String appId, String encryptedEnvHex) {
+        try {
+            JsonNode env = JSON.readTree(decrypt(appId, encryptedEnvHex)).get("env");
+            if (env == null || !env.isArray()) {
+                throw ApiException.badRequest("encrypted_env does not hold {\"env\": [{\"key\", \"value\"}]}");
+            }
+            List<String> names = new ArrayList<>();
+            env.forEach(entry -> names.add(entry.path("key").asText()));
+            return names;
+        } catch (java.io.IOException e) {
+            throw ApiException.badRequest("encrypted_env does not decrypt to JSON");
+        }
+    }
+
+    /**
+     * What the app's CVM reads from an {@code encrypted_env}: the JSON text it was sealed from. For tests that check
+     * what reached the CVM; the API never answers it.
+     *
+     * @throws ApiException 400 naming why when it does not open with the app's key
+     */
+    public static String decrypt(String appId, String encryptedEnvHex) {
         byte[] sealed;
         try {
             sealed = HEX.parseHex(encryptedEnvHex.startsWith("0x") ? encryptedEnvHex.substring(2) : encryptedEnvHex);
@@ -99,18 +119,10 @@ public final class SimulatedKms {
         try {
             int length = cipher.processBytes(sealed, 44, sealed.length - 44, plain, 0);
             length += cipher.doFinal(plain, length);
-            JsonNode env = JSON.readTree(new String(plain, 0, length, StandardCharsets.UTF_8)).get("env");
-            if (env == null || !env.isArray()) {
-                throw ApiException.badRequest("encrypted_env does not hold {\"env\": [{\"key\", \"value\"}]}");
-            }
-            List<String> names = new ArrayList<>();
-            env.forEach(entry -> names.add(entry.path("key").asText()));
-            return names;
+            return new String(plain, 0, length, StandardCharsets.UTF_8);
         } catch (org.bouncycastle.crypto.InvalidCipherTextException e) {
             throw ApiException.badRequest("encrypted_env cannot be decrypted with the app's env encryption key "
                     + "(it was not sealed to app " + bare(appId) + "'s key from its KMS)");
-        } catch (java.io.IOException e) {
-            throw ApiException.badRequest("encrypted_env does not decrypt to JSON");
         }
     }
 

@@ -3,15 +3,21 @@ package com.statefulcvm.web.config;
 import com.statefulcvm.connectors.health.HealthProbe;
 import com.statefulcvm.connectors.health.HttpHealthProbe;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
+import com.statefulcvm.connectors.phala.EnvKeyTrust;
+import com.statefulcvm.connectors.phala.EnvKeyVerifier;
 import com.statefulcvm.connectors.phala.PhalaCallObserver;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.PhalaCloudClients;
 import com.statefulcvm.connectors.phala.PhalaCloudSettings;
 import com.statefulcvm.connectors.phala.RetrySettings;
+import com.statefulcvm.simulator.cloud.SimulatedKms;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 @Configuration
 public class ConnectorConfiguration {
@@ -25,6 +31,24 @@ public class ConnectorConfiguration {
                 p.getConnectTimeout(), p.getReadTimeout(),
                 new RetrySettings(p.getMaxAttempts(), p.getInitialBackoff(), p.getMaxBackoff())),
                 observer.getIfAvailable(() -> PhalaCallObserver.NONE));
+    }
+
+    /**
+     * The KMS env keys are read from and the signing keys they must be signed by; with the embedded simulator its own
+     * KMS and signing key (so simulated keys never pass in a deployment without it).
+     */
+    @Bean
+    public EnvKeyTrust envKeyTrust(OrchestratorProperties properties, Environment environment) {
+        OrchestratorProperties.Phala p = properties.getPhala();
+        Set<String> signers = new LinkedHashSet<>(p.getKmsSigners());
+        String kms = p.getKms();
+        if (environment.getProperty("simulator.enabled", Boolean.class, false)) {
+            signers.add(SimulatedKms.signerPublicKey());
+            if (kms == null || kms.isBlank()) {
+                kms = SimulatedKms.SLUG;
+            }
+        }
+        return new EnvKeyTrust(kms, new EnvKeyVerifier(signers));
     }
 
     @Bean
