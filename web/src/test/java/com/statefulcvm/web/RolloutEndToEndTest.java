@@ -134,7 +134,8 @@ class RolloutEndToEndTest {
         fault("GET", "/apps/*/cvms", 429, 1);
 
         String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
-        String pid = driver().startRollout(compose);
+        // the job retry after the PATCH's 503 waits 10 s (R3/PT10S): more than the set's 6 s deadline
+        String pid = driver().startRollout(compose, Map.of("progressDeadlineSeconds", 60));
         driver().approve(pid);
         driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
         JsonNode pending = JSON.readTree(http.getForObject("/simulator/_admin/faults", String.class));
@@ -183,6 +184,66 @@ class RolloutEndToEndTest {
 
     private SimulatorView simulator() {
         return new SimulatorView(http);
+    }
+
+    /**
+     * Issue 18: an app whose KMS is on chain answers 465 to the first update; the rollout waits in Tasklist with the
+     * compose hash, the app's contract and the call to make, takes the transaction hash, and commits every CVM with it
+     * (one registration per rollout: the contract's allow-list is the app's).
+     */
+    @Test
+    void anOnChainKmsAppsRolloutWaitsInTasklistForTheRegistrationThenCommitsEachCvm() throws Exception {
+        driver().awaitAllRunning(3);
+        String appId = simulatorCvm(SET + "-0").get("app_id").asText().replaceFirst("^app_", "");
+        assertThat(http.postForEntity("/simulator/_admin/apps/" + appId + "/on-chain-kms", json(Map.of("enabled", true)),
+                String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
+        JsonNode before = JSON.readTree(http.getForObject("/simulator/_admin/requests", String.class));
+        long since = before.isEmpty() ? 0 : before.get(before.size() - 1).get("seq").asLong();
+        try {
+            String compose = "services:\n  web:\n    image: nginxdemos/hello:0.7\n";
+            String pid = driver().startRollout(compose);
+            driver().approve(pid);
+
+            Task register = driver().awaitTask(pid, "UserTask_RegisterComposeHash");
+            Map<String, String> shown = driver().formVariables(register.getId());
+            String composeHash = shown.get("onChainComposeHash");
+            assertThat(composeHash).matches("^[0-9a-f]{64}$");
+            assertThat(shown.get("onChainAppId")).isEqualTo(appId);
+            assertThat(shown.get("onChainContract")).isEqualTo("0x" + appId);
+            assertThat(shown.get("onChainContractCall")).isEqualTo("addComposeHash(0x" + composeHash + ")");
+            assertThat(shown.get("onChainKmsInfo")).contains("8453");
+            assertThat(JSON.readTree(http.getForObject("/simulator/_admin/requests?since=" + since, String.class)))
+                    .as("no CVM was updated before the registration").noneMatch(r -> r.get("path").asText().endsWith("/commit-update"));
+
+            ResponseEntity<String> refused = driver().completeTask(register.getId(),
+                    Map.of("transactionHash", Map.of("value", "0x1234", "type", "String")));
+            assertThat(refused.getStatusCode().is2xxSuccessful()).as("a malformed transaction hash").isFalse();
+            String transaction = "0x" + "5e".repeat(32);
+            assertThat(driver().completeTask(register.getId(), Map.of("transactionHash", Map.of("value", transaction, "type", "String")))
+                    .getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+
+            driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
+            for (int ordinal = 0; ordinal < 3; ordinal++) {
+                JsonNode cvm = simulatorCvm(SET + "-" + ordinal);
+                assertThat(cvm.get("compose_file").get("docker_compose_file").asText()).isEqualTo(compose);
+                assertThat(cvm.get("compose_hash").asText()).isEqualTo(composeHash);
+            }
+            assertThat(history.createHistoricTaskInstanceQuery().processInstanceId(pid)
+                    .taskDefinitionKey("UserTask_RegisterComposeHash").count()).as("one registration for the rollout").isEqualTo(1);
+            List<JsonNode> commits = new java.util.ArrayList<>();
+            for (JsonNode r : JSON.readTree(http.getForObject("/simulator/_admin/requests?since=" + since, String.class))) {
+                if (r.get("path").asText().endsWith("/commit-update") && r.get("status").asInt() == 202) {
+                    commits.add(JSON.readTree(r.get("body").asText()));
+                }
+            }
+            assertThat(commits).as("every CVM committed with the one transaction").hasSize(3)
+                    .allSatisfy(c -> {
+                        assertThat(c.get("transaction_hash").asText()).isEqualTo(transaction);
+                        assertThat(c.get("compose_hash").asText()).isEqualTo(composeHash);
+                    });
+        } finally {
+            http.postForEntity("/simulator/_admin/apps/" + appId + "/on-chain-kms", json(Map.of("enabled", false)), String.class);
+        }
     }
 
     /** With {@code Retry-After: 0}: a longer one than the client's cap (PT0.1S here) would end its attempts at once. */

@@ -10,6 +10,8 @@ import feign.RequestTemplate;
 final class PhalaHeadersInterceptor implements RequestInterceptor {
 
     static final String API_KEY = "X-API-Key";
+    /** Ours, so that a request journal (the simulator's) can tell this client's requests from others'. */
+    static final String USER_AGENT = "stateful-cvm-orchestrator/phala-client";
     static final String API_VERSION = "X-Phala-Version";
     private static final String JSON = "application/json";
 
@@ -32,6 +34,7 @@ final class PhalaHeadersInterceptor implements RequestInterceptor {
             template.header("Content-Type", JSON);
         }
         template.header("Accept", JSON);
+        template.header("User-Agent", USER_AGENT);
     }
 
     @Override

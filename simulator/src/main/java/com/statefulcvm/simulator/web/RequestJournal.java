@@ -24,6 +24,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class RequestJournal {
 
     private static final int KEPT = 5_000;
+    /** Several simulators in one JVM (test contexts) may append to one file: one line at a time. */
+    private static final Object FILE_LOCK = new Object();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
@@ -59,14 +61,20 @@ public final class RequestJournal {
             recent.removeFirst();
         }
         if (file != null) {
-            try {
-                Files.writeString(file, JSON.writeValueAsString(entry) + "\n", StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot append to the request journal " + file, e);
+            synchronized (FILE_LOCK) {
+                append(entry);
             }
+        }
+    }
+
+    private void append(Entry entry) {
+        try {
+            Files.writeString(file, JSON.writeValueAsString(entry) + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to the request journal " + file, e);
         }
     }
 

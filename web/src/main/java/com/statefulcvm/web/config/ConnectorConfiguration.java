@@ -40,7 +40,8 @@ public class ConnectorConfiguration {
     @Bean
     public EnvKeyTrust envKeyTrust(OrchestratorProperties properties, Environment environment) {
         OrchestratorProperties.Phala p = properties.getPhala();
-        Set<String> signers = new LinkedHashSet<>(p.getKmsSigners());
+        Set<String> signers = new LinkedHashSet<>();
+        p.getKmsSigners().stream().filter(key -> key != null && !key.isBlank()).map(String::trim).forEach(signers::add);
         String kms = p.getKms();
         if (environment.getProperty("simulator.enabled", Boolean.class, false)) {
             signers.add(SimulatedKms.signerPublicKey());
