@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Attestation verification, side by side: our LocalTdxVerifier (Java) and @phala/dcap-qvl (JavaScript) on the same
-# vectors (../shared/test-vectors/attestation plus tampered copies), with verdicts and warm per-verification times.
+# vectors (connectors/src/test/resources/test-vectors/attestation plus tampered copies), with verdicts and warm
+# per-verification times.
 # Usage, from anywhere: benchmarks/attestation/run.sh
 set -euo pipefail
 
@@ -19,8 +20,7 @@ mvn -B -q -Dstyle.color=never -pl connectors test-compile dependency:build-class
 classpath="$repo/connectors/target/test-classes:$repo/connectors/target/classes:$(cat "$work/classpath")"
 main=com.statefulcvm.connectors.attestation.AttestationBenchmark
 
-# The vectors are resolved relative to the connectors module, as in its tests.
-cd "$repo/connectors"
+# AttestationBenchmark reads the vectors from the test classpath (connectors/target/test-classes), as the tests do.
 java -cp "$classpath" "$main" write "$work/vectors"
 node "$here/verify-dcap-qvl.js" "$work/vectors/manifest.json" > "$work/vectors/dcap-qvl.json"
 java -cp "$classpath" "$main" compare "$work/vectors"

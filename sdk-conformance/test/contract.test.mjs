@@ -26,7 +26,7 @@ const API_KEY = "contract-test-key";
 const REQUIRED = [
   "provisionCvm", "commitCvmProvision", "createAppInstance", "renameCvm (provider)", "getAppCvms", "getCvmInfo",
   "updateDockerCompose", "updateCvmEnvs", "getAppEnvEncryptPubKey", "commitCvmUpdate", "startCvm", "deleteCvm",
-  "getCurrentUser", "getWorkspaceQuotas", "getCvmAttestation",
+  "getCurrentUser", "getWorkspaceQuotas",
 ];
 
 const HEX40 = "[0-9a-fA-F]{40}";

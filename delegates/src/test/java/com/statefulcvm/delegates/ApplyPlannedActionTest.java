@@ -38,8 +38,11 @@ class ApplyPlannedActionTest {
     private final SlotReader slots = mock(SlotReader.class);
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final DelegateExecution execution = mock(DelegateExecution.class);
-    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala, new com.statefulcvm.delegates.support.EnvUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()));
+    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots,
+            new ComposeUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala,
+            new com.statefulcvm.delegates.support.EnvUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()),
+            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)));
 
     @BeforeEach
     void aRestartOfTheSlot() {

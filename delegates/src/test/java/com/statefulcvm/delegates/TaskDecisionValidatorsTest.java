@@ -28,8 +28,14 @@ class TaskDecisionValidatorsTest {
         RequireApprovalDecision validator = new RequireApprovalDecision();
         assertThatCode(() -> validator.notify(taskWith("approved", true))).doesNotThrowAnyException();
         assertThatCode(() -> validator.notify(taskWith("approved", false))).doesNotThrowAnyException();
-        assertThatThrownBy(() -> validator.notify(taskWith("approved", "true")))
-                .isInstanceOf(FormFieldValidationException.class).hasMessageContaining("'true' of type String");
+        // the approval form's radio answers the text "true" or "false", kept as the boolean
+        DelegateTask fromTheForm = taskWith("approved", "false");
+        assertThatCode(() -> validator.notify(fromTheForm)).doesNotThrowAnyException();
+        verify(fromTheForm).setVariable("approved", false);
+        assertThatThrownBy(() -> validator.notify(taskWith("approved", "yes")))
+                .isInstanceOf(FormFieldValidationException.class).hasMessageContaining("'yes' of type String");
+        assertThatThrownBy(() -> validator.notify(taskWith("approved", "TRUE")))
+                .isInstanceOf(FormFieldValidationException.class).hasMessageContaining("choose approve or reject");
         assertThatThrownBy(() -> validator.notify(taskWith("approved", null)))
                 .isInstanceOf(FormFieldValidationException.class).hasMessageContaining("missing");
     }

@@ -242,7 +242,7 @@ class RolloutProcessTest {
     void approvedRolloutRunsTheWavesInPlanOrder() {
         ProcessInstance pi = start();
         assertThat(pi).isWaitingAt("UserTask_ApproveRollout");
-        assertThat(task()).hasCandidateGroup("operators").hasName("Approve rollout of webdemo");
+        assertThat(task()).hasCandidateGroup("approvers").hasName("Approve rollout of webdemo");
         complete(task(), withVariables("approved", true, "comment", "ship it"));
         for (int i = 0; i < 3; i++) {
             assertThat(pi).isWaitingAt("CallActivity_DrainInstance");
@@ -695,7 +695,7 @@ class RolloutProcessTest {
         runAll("UserTask_ApproveLeaderStep"); // asynchronous before: the replicas' steps are committed first
         assertThat(pi).isWaitingAt("UserTask_ApproveLeaderStep");
         that(applied).containsExactly("webdemo-2@services: {new: 2}", "webdemo-1@services: {new: 2}");
-        assertThat(task()).hasName("Approve the leader's step: webdemo-0").hasCandidateGroup("operators");
+        assertThat(task()).hasName("Approve the leader's step: webdemo-0").hasCandidateGroup("approvers");
         org.assertj.core.api.Assertions.assertThat(taskService().getVariableLocal(task().getId(), "leaderSlot")).isEqualTo("webdemo-0");
         complete(task(), withVariables("approved", true));
         runWave();

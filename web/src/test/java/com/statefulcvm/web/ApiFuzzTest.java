@@ -2,7 +2,7 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.web.security.OperatorAuthorizations;
+import com.statefulcvm.web.security.Roles;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -71,7 +71,7 @@ class ApiFuzzTest {
             user.setPassword(PASSWORD);
             identity.saveUser(user);
         }
-        identity.createMembership("fuzzoperator", OperatorAuthorizations.GROUP);
+        identity.createMembership("fuzzoperator", Roles.OPERATORS);
     }
 
     @AfterContainer

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.simulator.cloud.SimulatedKms;
 import com.statefulcvm.fleet.InstanceRegistry;
+import com.statefulcvm.web.api.ProcedureStartRefused;
 import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -32,8 +35,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.net.http.HttpResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -70,6 +75,10 @@ class EnvRolloutEndToEndTest {
     InstanceRegistry registry;
     @Autowired
     RuntimeService runtime;
+    @Autowired
+    RepositoryService repository;
+    @Value("${server.port}")
+    int port;
 
     @Test
     void anEnvOnlyRolloutSendsEachCvmTheEncryptedEnvInWaveOrderAndStoresNoValue(CapturedOutput output) throws Exception {
@@ -92,6 +101,7 @@ class EnvRolloutEndToEndTest {
         assertThat(preview.getBody()).doesNotContain(SECRET).doesNotContain(GREETING);
 
         long since = new SimulatorView(http).lastEventSeq();
+        int envUpdatesBefore = envRevisions().size();
         // a deadline no loaded test machine misses: the point here is the env, not the halt
         ResponseEntity<String> created = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts",
                 RolloutDriver.json(Map.of("envs", envs, "updatePolicy", Map.of("progressDeadlineSeconds", 300))), String.class);
@@ -106,7 +116,7 @@ class EnvRolloutEndToEndTest {
         assertThat(SimulatorView.maxUnavailable(events)).isEqualTo(1);
 
         // each CVM received the env through the env endpoint, in that order, and it opens to exactly what was sent
-        List<JsonNode> envUpdates = envRevisions();
+        List<JsonNode> envUpdates = envRevisions().subList(envUpdatesBefore, envRevisions().size());
         assertThat(envUpdates).extracting(r -> slotOf(r.get("vm_uuid").asText()))
                 .containsExactly(SET + "-2", SET + "-1", SET + "-0");
         for (JsonNode revision : envUpdates) {
@@ -140,6 +150,73 @@ class EnvRolloutEndToEndTest {
                 .filter(line -> !(line.contains("[           main]")
                         && (line.contains("o.s.web.client.RestTemplate") || line.contains("org.springframework.web.HttpLogging"))))
                 .toList()).as("application log lines holding an env value").isEmpty();
+    }
+
+    /**
+     * The same env rollout from Tasklist's start form, through Tasklist's own API (the webapp session and its CSRF
+     * token, the form's fields as Tasklist submits them): the env field is sealed on its way in, before the engine sees
+     * it, the approval is the form's explicit choice, and the values are again in no variable, table or log line. A
+     * clear env that reaches the engine some other way is refused, and leaves nothing either.
+     */
+    @Test
+    void anEnvRolloutFromTheStartFormIsSealedBeforeTheEngineSeesIt(CapturedOutput output) throws Exception {
+        String secret = "form-s3cret-" + UUID.randomUUID();
+        String greeting = "form-hello-" + UUID.randomUUID();
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
+        driver.awaitAllRunning(3);
+        // other names than the REST test's: Phala records an env update as a revision when the names change the compose
+        int envUpdatesBefore = envRevisions().size();
+        WebappSession tasklist = WebappSession.login(port, "admin", "admin", "tasklist");
+        String rollout = repository.createProcessDefinitionQuery().processDefinitionKey("rollout").latestVersion().singleResult().getId();
+        String submit = WebappSession.ENGINE_API + "/process-definition/" + rollout + "/submit-form";
+
+        // a bad line is refused naming the line, never echoing it, and nothing starts
+        HttpResponse<String> bad = tasklist.post(submit, formVariables(Map.of("replicaSet", SET, "envs", "API_TOKEN " + secret)));
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("envs, line 1: write NAME=value").doesNotContain(secret);
+        // the sealed variables are the application's to set
+        HttpResponse<String> forged = tasklist.post(submit, formVariables(Map.of("replicaSet", SET, "targetEncryptedEnv", "00ff", "targetEnvKeys", "X")));
+        assertThat(forged.statusCode()).isEqualTo(400);
+        assertThat(forged.body()).contains("targetEncryptedEnv: is set by the application");
+        // a clear env past the form's path (the Java API here) is refused as the rollout starts: rolled back, nothing kept
+        assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", Map.of("replicaSet", SET, "envs", "API_TOKEN=" + secret)))
+                .isInstanceOf(ProcedureStartRefused.class).hasMessageContaining("envs: reached the engine in clear").hasMessageNotContaining(secret);
+
+        // the form's start: no compose (the set keeps its own), the env as Tasklist's textarea sends it
+        HttpResponse<String> started = tasklist.post(submit, formVariables(Map.of("replicaSet", SET, "dockerCompose", "",
+                "envs", "API_TOKEN=" + secret + "\n\n# the greeting\nWELCOME=" + greeting + "\n", "updatePolicy", "{\"progressDeadlineSeconds\": 300}")));
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+        assertThat(started.body()).doesNotContain(secret).doesNotContain(greeting);
+        String pid = JSON.readTree(started.body()).get("id").asText();
+        // approved with the form's explicit choice, as Tasklist submits the radio
+        String task = await().atMost(Duration.ofMinutes(2)).until(() -> tasks.createTaskQuery().processInstanceId(pid).singleResult(), t -> t != null).getId();
+        HttpResponse<String> approved = tasklist.post(WebappSession.ENGINE_API + "/task/" + task + "/submit-form",
+                formVariables(Map.of("approved", "true", "comment", "env only")));
+        assertThat(approved.statusCode()).as(approved.body()).isEqualTo(204);
+        awaitCompleted(pid);
+
+        List<JsonNode> envUpdates = envRevisions();
+        assertThat(envUpdates).hasSize(envUpdatesBefore + 3);
+        String encrypted = revisionDetail(envUpdates.get(envUpdates.size() - 1).get("revision_id").asText()).get("encrypted_env").asText();
+        assertThat(SimulatedKms.decrypt(appId(), encrypted)).isEqualTo("{\"env\":[{\"key\":\"API_TOKEN\",\"value\":\"" + secret
+                + "\"},{\"key\":\"WELCOME\",\"value\":\"" + greeting + "\"}]}");
+        String report = driver.admin().getForObject("/api/rollouts/" + pid, String.class);
+        assertThat(JSON.readTree(report).get("envKeys").asText()).isEqualTo("API_TOKEN,WELCOME");
+        assertThat(report).doesNotContain(secret).doesNotContain(greeting);
+        assertThat(history.createHistoricVariableInstanceQuery().list()).allSatisfy(v ->
+                assertThat(String.valueOf(v.getValue())).doesNotContain(secret).doesNotContain(greeting));
+        DatabaseScan.Scan scan = DatabaseScan.scan(dataSource, List.of(secret, greeting));
+        assertThat(scan.tablesContaining(secret)).isEmpty();
+        assertThat(scan.tablesContaining(greeting)).isEmpty();
+        assertThat(output.getAll().lines().filter(line -> line.contains(secret) || line.contains(greeting)).toList())
+                .as("log lines holding an env value").isEmpty();
+    }
+
+    /** Form fields as Tasklist's Camunda Forms submit them, the type left to the engine. */
+    private static String formVariables(Map<String, Object> fields) throws Exception {
+        Map<String, Object> variables = new LinkedHashMap<>();
+        fields.forEach((name, value) -> variables.put(name, Map.of("value", value)));
+        return JSON.writeValueAsString(Map.of("variables", variables));
     }
 
     @Test

@@ -279,8 +279,9 @@ class RolloutApiTest {
 
         // accepted once the waves have started (right after the approval, unless an asynchronous step comes first)
         ResponseEntity<String> pause = await().atMost(Duration.ofSeconds(10))
-                .until(() -> post("/api/rollouts/" + pid + "/pause", ""), r -> r.getStatusCode() == HttpStatus.ACCEPTED);
-        assertThat(JSON.readTree(pause.getBody())).isEqualTo(JSON.readTree("{\"processInstanceId\": \"" + pid + "\", \"requested\": \"pause\"}"));
+                .until(() -> post("/api/rollouts/" + pid + "/pause", "{\"reason\": \"the DBA asked to wait\"}"), r -> r.getStatusCode() == HttpStatus.ACCEPTED);
+        assertThat(JSON.readTree(pause.getBody())).isEqualTo(JSON.readTree("{\"processInstanceId\": \"" + pid
+                + "\", \"requested\": \"pause\", \"reason\": \"the DBA asked to wait\"}"));
 
         JsonNode paused = await().atMost(Duration.ofSeconds(60)).until(() -> ok(get("/api/rollouts/" + pid)), r -> r.get("paused").asBoolean());
         assertThat(paused.get("blockers").toString()).contains("paused: waiting for resume");
@@ -292,6 +293,16 @@ class RolloutApiTest {
         assertThat(resume.getStatusCode()).as(resume.getBody()).isEqualTo(HttpStatus.ACCEPTED);
         assertThat(ok(get("/api/rollouts/" + pid)).get("paused").asBoolean()).isFalse();
         refused(post("/api/rollouts/" + pid + "/resume", ""), HttpStatus.CONFLICT, "the rollout is not paused");
+        // who paused and resumed, when and why, in the report (and in the rollout's controls variable, seen in Cockpit)
+        JsonNode controls = ok(get("/api/rollouts/" + pid)).get("controls");
+        assertThat(controls).hasSize(2);
+        assertThat(controls.get(0).get("action").asText()).isEqualTo("pause");
+        assertThat(controls.get(0).get("by").asText()).isEqualTo("admin");
+        assertThat(controls.get(0).get("reason").asText()).isEqualTo("the DBA asked to wait");
+        assertThat(controls.get(0).get("at").asText()).matches("\\d{4}-.*Z");
+        assertThat(controls.get(1).get("action").asText()).isEqualTo("resume");
+        assertThat(controls.get(1).has("reason")).isFalse();
+        refused(post("/api/rollouts/" + pid + "/pause", "{\"reason\": 5}"), HttpStatus.BAD_REQUEST, "reason: must be a string");
 
         ResponseEntity<String> abort = post("/api/rollouts/" + pid + "/abort", "");
         if (abort.getStatusCode() == HttpStatus.ACCEPTED) {

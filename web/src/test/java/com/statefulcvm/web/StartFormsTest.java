@@ -19,6 +19,12 @@ import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.beans.factory.annotation.Value;
+import org.camunda.bpm.engine.task.Task;
+import java.net.http.HttpResponse;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -53,6 +59,7 @@ import static org.awaitility.Awaitility.await;
 @ActiveProfiles({"e2e", "start-forms"})
 // a Spring Boot test turns metrics export off unless asked: /actuator/prometheus is what this test reads
 @AutoConfigureObservability
+@ExtendWith(OutputCaptureExtension.class)
 class StartFormsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -78,6 +85,8 @@ class StartFormsTest {
     ProcedureStarts procedures;
     @Autowired
     TaskService tasks;
+    @Value("${server.port}")
+    int port;
 
     @AfterEach
     void deleteRunning() {
@@ -128,7 +137,7 @@ class StartFormsTest {
         assertThat(startable).isEqualTo(procedures.procedures()).contains("rollout", "heal", "failover", "scale", "lights-out-recovery");
         Set<String> helpers = repository.createProcessDefinitionQuery().latestVersion().notStartableInTasklist().list().stream()
                 .map(ProcessDefinition::getKey).collect(Collectors.toSet());
-        assertThat(helpers).contains("run-hook", "attest-instance", "monitor-health", "drain-generic", "rejoin-etcd",
+        assertThat(helpers).contains("run-hook", "attest-instance", "admit-instance", "drain-generic", "rejoin-etcd",
                 "add-etcd", "join-patroni", "leave-consul");
         for (String key : startable) {
             ProcessDefinition definition = repository.createProcessDefinitionQuery().processDefinitionKey(key).latestVersion().singleResult();
@@ -319,6 +328,104 @@ class StartFormsTest {
                 .contains("orchestrator_attestation_verdicts_total{process=\"attest-instance\",verdict=\"InstanceAdmitted\"}")
                 .contains("orchestrator_approvals_open")
                 .contains("orchestrator_phala_calls_seconds_count{operation=\"");
+        // every orchestrator metric of the running application has HELP text (MetricHelp)
+        assertThat(scrape.getBody().lines().filter(line -> line.startsWith("# HELP orchestrator_")).toList()).hasSizeGreaterThan(5);
+        assertThat(com.statefulcvm.web.metrics.MetricHelpTest.helpLinesWithoutText(scrape.getBody())).isEmpty();
+    }
+
+    /**
+     * Refusals through Tasklist's own API (the webapp session and its CSRF token, as Tasklist's start form submits) and
+     * through the engine's REST API: each answers 400 or 409 with the reason, and leaves one INFO line in the log, no
+     * ERROR and no stack trace (the engine logged ENGINE-16004 with a stack trace per refusal before).
+     */
+    @Test
+    void aRefusedStartIsAMessageAndOneLogLineOnEveryPath(CapturedOutput output) throws Exception {
+        int mark = output.getAll().length();
+        WebappSession tasklist = WebappSession.login(port, "admin", "admin", "tasklist");
+        String rollout = repository.createProcessDefinitionQuery().processDefinitionKey("rollout").latestVersion().singleResult().getId();
+        String scale = repository.createProcessDefinitionQuery().processDefinitionKey("scale").latestVersion().singleResult().getId();
+
+        HttpResponse<String> unknownSet = tasklist.post(WebappSession.ENGINE_API + "/process-definition/" + rollout + "/submit-form",
+                formVariables(Map.of("replicaSet", "nosuchset", "dockerCompose", COMPOSE)));
+        assertThat(unknownSet.statusCode()).as(unknownSet.body()).isEqualTo(400);
+        assertThat(JSON.readTree(unknownSet.body()).get("message").asText()).contains("replicaSet: unknown replica set 'nosuchset'");
+        HttpResponse<String> negative = tasklist.post(WebappSession.ENGINE_API + "/process-definition/" + scale + "/submit-form",
+                formVariables(Map.of("replicaSet", SET, "replicas", -1)));
+        assertThat(negative.statusCode()).as(negative.body()).isEqualTo(400);
+        assertThat(JSON.readTree(negative.body()).get("message").asText()).contains("replicas: must be at least 1 (was -1)");
+        refused("scale", submit("scale", Map.of("replicaSet", SET, "replicas", -1L)), HttpStatus.BAD_REQUEST, "replicas: must be at least 1");
+        // and Tasklist goes on working for the same session
+        assertThat(tasklist.get(WebappSession.ENGINE_API + "/filter?resourceType=Task").statusCode()).isEqualTo(200);
+
+        String log = output.getAll().substring(mark);
+        assertThat(log).doesNotContain("ENGINE-16004").doesNotContain(" ERROR ").doesNotContain("\tat org.camunda");
+        assertThat(log.lines().filter(line -> line.contains("refused (400")).toList()).hasSize(3)
+                .allSatisfy(line -> assertThat(line).contains(" INFO "));
+    }
+
+    /**
+     * An approval answered without a decision, through Tasklist's own API: a form error (400 with the reason, not the
+     * 500 of the engine's wrapped TaskListener exception), one INFO line, the task still open; then rejected with a
+     * comment, which the rollout's report shows beside who decided.
+     */
+    @Test
+    void anApprovalWithoutADecisionIsAFormErrorAndTheCommentReachesTheReport(CapturedOutput output) throws Exception {
+        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", "webapproved", "dockerCompose", COMPOSE)));
+        Task approval = await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(rollout.getId())
+                .singleResult(), t -> t != null);
+        int mark = output.getAll().length();
+        WebappSession tasklist = WebappSession.login(port, "admin", "admin", "tasklist");
+        HttpResponse<String> undecided = tasklist.post(WebappSession.ENGINE_API + "/task/" + approval.getId() + "/submit-form",
+                formVariables(Map.of("comment", "looks fine")));
+        assertThat(undecided.statusCode()).as(undecided.body()).isEqualTo(400);
+        assertThat(JSON.readTree(undecided.body()).get("message").asText()).contains("approved must be the boolean true or false: choose approve or reject (was missing)")
+                .doesNotContain("ENGINE-03051");
+        assertThat(tasks.createTaskQuery().taskId(approval.getId()).count()).as("the task stays open").isEqualTo(1);
+        String log = output.getAll().substring(mark);
+        assertThat(log).doesNotContain("ENGINE-16004").doesNotContain(" ERROR ").doesNotContain("\tat org.camunda");
+        assertThat(log.lines().filter(line -> line.contains("refused: approved must be")).toList()).hasSize(1);
+
+        HttpResponse<String> rejected = tasklist.post(WebappSession.ENGINE_API + "/task/" + approval.getId() + "/submit-form",
+                "{\"variables\": {\"approved\": {\"value\": false}, \"comment\": {\"value\": \"not before the freeze ends\"}}}");
+        assertThat(rejected.statusCode()).as(rejected.body()).isEqualTo(204);
+        JsonNode report = JSON.readTree(http.withBasicAuth("admin", "admin").getForObject("/api/rollouts/" + rollout.getId(), String.class));
+        assertThat(report.get("approvals")).hasSize(1);
+        assertThat(report.get("approvals").get(0).get("decision").asText()).isEqualTo("rejected");
+        assertThat(report.get("approvals").get(0).get("by").asText()).isEqualTo("admin");
+        assertThat(report.get("approvals").get(0).get("comment").asText()).isEqualTo("not before the freeze ends");
+    }
+
+    /**
+     * Our /api with the webapps' session, as the Cockpit plugins call it: reads with the session alone; a modifying
+     * request only with the session's CSRF token (a page of another site can make the browser send the cookie, not the
+     * token); without a session a plugin's request gets a plain 401, a script's the basic-auth challenge as before.
+     */
+    @Test
+    void theApiTakesTheWebappSessionOnlyWithItsCsrfToken() throws Exception {
+        WebappSession cockpit = WebappSession.login(port, "admin", "admin", "cockpit");
+        HttpResponse<String> fleet = cockpit.get("/api/fleet");
+        assertThat(fleet.statusCode()).as(fleet.body()).isEqualTo(200);
+        assertThat(JSON.readTree(fleet.body()).get("you").get("user").asText()).isEqualTo("admin");
+        String plan = JSON.writeValueAsString(Map.of("dockerCompose", COMPOSE));
+        HttpResponse<String> forged = cockpit.postWithoutCsrfToken("/api/replica-sets/" + SET + "/rollouts/plan", plan);
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("CSRF token");
+        HttpResponse<String> planned = cockpit.post("/api/replica-sets/" + SET + "/rollouts/plan", plan);
+        assertThat(planned.statusCode()).as(planned.body()).isEqualTo(200);
+
+        HttpResponse<String> noSession = WebappSession.anonymous(port).getWithHeader("/api/fleet", "X-XSRF-TOKEN", "stale");
+        assertThat(noSession.statusCode()).isEqualTo(401);
+        assertThat(noSession.headers().firstValue("WWW-Authenticate")).isEmpty();
+        HttpResponse<String> script = WebappSession.anonymous(port).get("/api/fleet");
+        assertThat(script.statusCode()).isEqualTo(401);
+        assertThat(script.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic"));
+    }
+
+    /** Form fields as Tasklist's Camunda Forms submit them: {"variables": {"name": {"value": ...}}}, the type left to the engine. */
+    private static String formVariables(Map<String, Object> fields) throws Exception {
+        Map<String, Object> variables = new LinkedHashMap<>();
+        fields.forEach((name, value) -> variables.put(name, Map.of("value", value)));
+        return JSON.writeValueAsString(Map.of("variables", variables));
     }
 
     /** Crashes each CVM once it exists and runs (the bootstrap creates them); true once all are stopped. */

@@ -3,18 +3,18 @@ package com.statefulcvm.connectors.attestation;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 
 /**
- * The real TDX evidence in {@code <repo>/../shared/test-vectors/attestation} (read-only; tests tamper with copies in
- * memory). Resolved from the connectors module directory, which is Surefire's working directory.
+ * The real TDX evidence in {@code src/test/resources/test-vectors/attestation} (its README names where each file comes
+ * from; read-only: tests tamper with copies in memory). Read from the test classpath, so a clone alone runs these tests.
  */
 final class AttestationVectors {
 
-    static final Path DIR = locate();
+    /** Where the vectors sit on the test classpath (the simulator's and web's tests get them from the test jar). */
+    static final String RESOURCE_DIR = "/test-vectors/attestation/";
 
     /** One hour after the TCB info's issueDate, where dcap-qvl's reference verdict was taken. */
     static final Instant IN_WINDOW = Instant.parse("2025-06-19T11:16:03Z");
@@ -29,27 +29,14 @@ final class AttestationVectors {
     private AttestationVectors() {
     }
 
-    private static Path locate() {
-        Path candidate = Path.of("").toAbsolutePath().resolve("../../shared/test-vectors/attestation").normalize();
-        if (!Files.isDirectory(candidate)) {
-            Path fromRoot = Path.of("").toAbsolutePath().resolve("../shared/test-vectors/attestation").normalize();
-            if (Files.isDirectory(fromRoot)) {
-                return fromRoot;
-            }
-        }
-        return candidate;
-    }
-
     static byte[] bytes(String name) {
-        Path file = DIR.resolve(name);
-        if (!Files.isRegularFile(file)) {
-            fail("attestation test vector " + file + " is missing: these tests need the shared test vectors checked"
-                    + " out beside the repository (<repo>/../shared/test-vectors/attestation)");
-        }
-        try {
-            return Files.readAllBytes(file);
+        try (InputStream in = AttestationVectors.class.getResourceAsStream(RESOURCE_DIR + name)) {
+            if (in == null) {
+                fail("attestation test vector " + RESOURCE_DIR + name + " is not on the test classpath");
+            }
+            return in.readAllBytes();
         } catch (IOException e) {
-            throw new AssertionError("cannot read " + file, e);
+            throw new AssertionError("cannot read " + RESOURCE_DIR + name, e);
         }
     }
 

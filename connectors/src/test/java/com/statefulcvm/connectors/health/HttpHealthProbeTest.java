@@ -121,4 +121,40 @@ class HttpHealthProbeTest {
         assertThat(result.healthy()).isFalse();
         assertThat(result.statusCode()).isZero();
     }
+
+    // --- the asynchronous probe answers exactly as the blocking one, without an exception
+
+    @Test
+    void asynchronousProbeJudgesTheSameWay() {
+        wm.stubFor(get("/health").willReturn(aResponse().withStatus(200)));
+        wm.stubFor(get("/down").willReturn(aResponse().withStatus(503)));
+
+        ProbeResult healthy = probe.probeAsync(url("/health"), 200, TIMEOUT).join();
+        ProbeResult down = probe.probeAsync(url("/down"), 200, TIMEOUT).join();
+
+        assertThat(healthy.healthy()).isTrue();
+        assertThat(healthy.detail()).isEqualTo("HTTP 200");
+        assertThat(down.healthy()).isFalse();
+        assertThat(down.detail()).isEqualTo("expected HTTP 200 but got 503");
+    }
+
+    @Test
+    void asynchronousProbeNamesTimeoutsAndRefusalsAndNeverFails() throws IOException {
+        wm.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withFixedDelay(1_500)));
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        wm.stubFor(get("/reset").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+        ProbeResult slow = probe.probeAsync(url("/slow"), 200, Duration.ofMillis(200)).join();
+        ProbeResult refused = probe.probeAsync(URI.create("http://127.0.0.1:" + closedPort + "/health"), 200, TIMEOUT).join();
+        ProbeResult reset = probe.probeAsync(url("/reset"), 200, TIMEOUT).join();
+
+        assertThat(slow.detail()).isEqualTo("timed out after 200 ms");
+        assertThat(slow.statusCode()).isEqualTo(ProbeResult.NO_ANSWER);
+        assertThat(refused.detail()).isEqualTo("connection refused");
+        assertThat(reset.healthy()).isFalse();
+        assertThat(reset.detail()).startsWith("no answer: ");
+    }
 }

@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.heal;
 
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.healing.MonitorLeases;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.runtime.VariableInstance;
@@ -25,9 +26,9 @@ import static com.statefulcvm.delegates.heal.HealVariables.*;
  *   <li>no heal of an instance a rollout is working on: see {@link #claims};</li>
  *   <li>for the monitor, at most {@code autoHealing.maxConcurrent} running heals per set (an operator's explicit
  *   request is not held to the budget, but counts against it);</li>
- *   <li>the start increments {@link HealVariables#HEALS_STARTED} on the set's monitor instance, so that two starts for
- *   one set in concurrent transactions (two nodes, the monitor and the REST API) conflict on the engine's optimistic
- *   locking and one of them is rolled back and tried again with the other's heal visible.</li>
+ *   <li>every start first locks the set's row in the database ({@link MonitorLeases#lockForHealStart}) and only then
+ *   looks at the running heals, so that two starts for one set in concurrent transactions (two nodes, the monitor and
+ *   the REST API) are decided one after the other, the second seeing the first's heal.</li>
  * </ul>
  */
 @Component
@@ -39,9 +40,11 @@ public class HealStarter {
     private static final String LIGHTS_OUT_PROCESS = com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY;
 
     private final RuntimeService runtime;
+    private final MonitorLeases leases;
 
-    public HealStarter(RuntimeService runtime) {
+    public HealStarter(RuntimeService runtime, MonitorLeases leases) {
         this.runtime = runtime;
+        this.leases = leases;
     }
 
     /** What the engine is doing to a set now: its running heals by business key, and which slots rollouts hold. */
@@ -70,6 +73,38 @@ public class HealStarter {
     }
 
     /**
+     * The snapshots of many sets at once (every one of them present), with three queries in all whatever their number:
+     * what the health monitor reads once per tick for the sets whose round is due. A start still takes its own snapshot
+     * under the set's lock.
+     */
+    public Map<String, Snapshot> snapshots(Collection<String> replicaSets) {
+        Map<String, Snapshot> out = new HashMap<>();
+        replicaSets.forEach(set -> out.put(set, new Snapshot(new LinkedHashMap<>(), new HashMap<>())));
+        for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS).list()) {
+            Snapshot of = out.get(setOf(heal.getBusinessKey()));
+            if (of != null) {
+                of.healsByKey().putIfAbsent(heal.getBusinessKey(), heal.getId());
+            }
+        }
+        List<ProcessInstance> holders = runtime.createProcessInstanceQuery()
+                .processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS).list().stream()
+                .filter(p -> out.containsKey(p.getBusinessKey())).toList();
+        if (!holders.isEmpty()) {
+            Map<String, String> setOfInstance = new HashMap<>();
+            holders.forEach(p -> setOfInstance.put(p.getId(), p.getBusinessKey()));
+            claimsOf(setOfInstance).forEach((pid, slots) -> slots.forEach(slot ->
+                    out.get(setOfInstance.get(pid)).rolloutsBySlot().putIfAbsent(slot, pid)));
+        }
+        return out;
+    }
+
+    /** The set of a heal's business key {@code <set>/<ordinal>}. */
+    private static String setOf(String businessKey) {
+        int slash = businessKey == null ? -1 : businessKey.lastIndexOf('/');
+        return slash < 0 ? businessKey : businessKey.substring(0, slash);
+    }
+
+    /**
      * The slots that running rollouts of the set are working on, each with its rollout's process instance id. A
      * rollout works on the slots of its current wave, from the first drain to the last rejoin, including those of
      * the wave that are ready and wait for the others, and a slot it halted at (until the operator retries, skips or
@@ -86,18 +121,28 @@ public class HealStarter {
         if (rollouts.isEmpty()) {
             return Map.of();
         }
-        String[] ids = rollouts.stream().map(ProcessInstance::getId).toArray(String[]::new);
+        Map<String, String> instances = new HashMap<>();
+        rollouts.forEach(p -> instances.put(p.getId(), replicaSet));
         Map<String, String> bySlot = new HashMap<>();
-        for (VariableInstance variable : runtime.createVariableInstanceQuery().processInstanceIdIn(ids)
+        claimsOf(instances).forEach((pid, slots) -> slots.forEach(slot -> bySlot.putIfAbsent(slot, pid)));
+        return bySlot;
+    }
+
+    /** The slots each of the given rollout, scale or lights-out instances works on, by process instance id; one query. */
+    private Map<String, List<String>> claimsOf(Map<String, String> instances) {
+        Map<String, List<String>> slotsOf = new LinkedHashMap<>();
+        for (VariableInstance variable : runtime.createVariableInstanceQuery()
+                .processInstanceIdIn(instances.keySet().toArray(String[]::new))
                 .variableNameIn(RolloutVariables.WAVE, RolloutVariables.SLOT).list()) {
+            List<String> slots = slotsOf.computeIfAbsent(variable.getProcessInstanceId(), pid -> new java.util.ArrayList<>());
             Object value = variable.getValue();
             if (value instanceof Collection<?> wave) {
-                wave.forEach(slot -> bySlot.putIfAbsent(String.valueOf(slot), variable.getProcessInstanceId()));
+                wave.forEach(slot -> slots.add(String.valueOf(slot)));
             } else if (value instanceof String slot) {
-                bySlot.putIfAbsent(slot, variable.getProcessInstanceId());
+                slots.add(slot);
             }
         }
-        return bySlot;
+        return slotsOf;
     }
 
     /** Why a start did or did not happen. */
@@ -117,19 +162,22 @@ public class HealStarter {
     }
 
     /**
-     * @param snapshot    from {@link #snapshot} in the same transaction; a started heal is added to it, so that several
-     *                    starts in one monitor round see each other
+     * Locks the set's heal starts, looks at the engine afresh under that lock, and starts the heal unless a rule
+     * refuses it. Run it in a transaction: the lock is held until the transaction ends.
+     *
+     * @param snapshot    the caller's view of the set; a started heal is added to it, so that several starts in one
+     *                    monitor round see each other
      * @param withinBudget true for the monitor: refuse when maxConcurrent heals of the set are running
      */
     public Outcome start(ReplicaSetSpec spec, int ordinal, String reason, String trigger, String requestedBy,
                          Snapshot snapshot, boolean withinBudget) {
         String key = businessKey(spec.getName(), ordinal);
         String slot = spec.slotName(ordinal);
-        Outcome refusal = refusal(spec, ordinal, snapshot, withinBudget);
+        serializeStartsOf(spec.getName());
+        Outcome refusal = refusal(spec, ordinal, snapshot(spec.getName()), withinBudget);
         if (refusal != null) {
             return refusal;
         }
-        serializeStartsOf(spec.getName());
         Map<String, Object> variables = new HashMap<>();
         variables.put(REPLICA_SET, spec.getName());
         variables.put(ORDINAL, ordinal);
@@ -163,12 +211,11 @@ public class HealStarter {
         return null;
     }
 
-    /** Touches the one variable every start for the set writes: concurrent starts conflict and one is retried. */
+    /**
+     * Takes the lock every heal start of the set takes first (the set's row in the database, until the transaction
+     * ends): call it before looking at the running heals, so that a concurrent start is either over or waits.
+     */
     public void serializeStartsOf(String replicaSet) {
-        for (ProcessInstance monitor : runtime.createProcessInstanceQuery().processDefinitionKey(MONITOR_PROCESS)
-                .processInstanceBusinessKey(replicaSet).list()) {
-            Object started = runtime.getVariable(monitor.getId(), HEALS_STARTED);
-            runtime.setVariable(monitor.getId(), HEALS_STARTED, started instanceof Number n ? n.intValue() + 1 : 1);
-        }
+        leases.lockForHealStart(replicaSet);
     }
 }

@@ -1,10 +1,9 @@
 package com.statefulcvm.delegates.heal;
 
-/** Names of the heal and health-monitor processes, their messages and variables, shared by delegates, REST and tests. */
+/** Names of the heal process, its message and variables, shared by delegates, REST and tests. */
 public final class HealVariables {
 
     public static final String HEAL_PROCESS = "heal";
-    public static final String MONITOR_PROCESS = "monitor-health";
     /** The message whose start event begins heal.bpmn; correlated with business key {@code <set>/<ordinal>}. */
     public static final String HEAL_MESSAGE = "HealInstance";
 
@@ -40,20 +39,11 @@ public final class HealVariables {
     public static final String HEAL_RESULT = "healResult";
 
     // --- the monitor
-    public static final String MONITOR_INTERVAL = "monitorInterval";
-    /** Until the next round: the interval less this round's duration, so that rounds start one interval apart. */
-    public static final String MONITOR_WAIT = "monitorWait";
-    public static final String MONITOR_STARTED_AT = "monitorStartedAt";
-    public static final String ROUND = "round";
-    public static final String KEEP_MONITORING = "keepMonitoring";
-    public static final String GENERATION_DONE = "generationDone";
     /**
-     * On the set's monitor instance: how many heals have been started for the set. Every heal start increments it in
-     * its own transaction, so two concurrent starts for one set conflict on the engine's optimistic locking of this
-     * variable and one of them is rolled back; the budget and the one-heal-per-instance checks are therefore never
-     * decided by two transactions at once.
+     * The health monitor's process of earlier versions (monitor-health.bpmn). The monitor now runs outside the engine;
+     * running instances of it left in a database are ended at start-up.
      */
-    public static final String HEALS_STARTED = "healsStarted";
+    public static final String MONITOR_PROCESS = "monitor-health";
 
     public static final String TRIGGER_MONITOR = "monitor";
     public static final String TRIGGER_OPERATOR = "operator";

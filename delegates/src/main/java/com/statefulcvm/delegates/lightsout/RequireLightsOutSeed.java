@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.rollout.RequireApprovalDecision;
 import com.statefulcvm.delegates.rollout.TaskDecisionRefused;
 import com.statefulcvm.delegates.rollout.TaskDecisions;
 import com.statefulcvm.fleet.lightsout.SequenceNumbers;
@@ -10,7 +11,6 @@ import org.springframework.stereotype.Component;
 import java.util.ArrayList;
 
 import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED;
 
 /**
  * The operator's decision on the seed (form approve-lights-out): {@code approved} true or false, and when approved a
@@ -23,11 +23,7 @@ public class RequireLightsOutSeed implements TaskListener {
 
     @Override
     public void notify(DelegateTask task) {
-        Object approved = task.getVariable(APPROVED);
-        if (!(approved instanceof Boolean yes)) {
-            throw TaskDecisionRefused.because(APPROVED, "approved must be the boolean true or false (was "
-                    + (approved == null ? "missing" : "'" + approved + "'") + ")");
-        }
+        boolean yes = RequireApprovalDecision.approved(task);
         if (!yes) {
             TaskDecisions.record(task, "rejected");
             return;
@@ -35,7 +31,7 @@ public class RequireLightsOutSeed implements TaskListener {
         SequenceNumbers numbers = ChooseLightsOutSeed.numbers(task.getExecution());
         Object seed = task.getVariable(SEED);
         if (!(seed instanceof String slot) || !numbers.slots().contains(slot.strip())) {
-            throw TaskDecisionRefused.because(SEED, "seed must be one of " + String.join(", ", numbers.slots())
+            throw TaskDecisionRefused.because(task, SEED, "seed must be one of " + String.join(", ", numbers.slots())
                     + " (was " + (seed == null ? "missing" : "'" + seed + "'") + ")");
         }
         String chosen = slot.strip();

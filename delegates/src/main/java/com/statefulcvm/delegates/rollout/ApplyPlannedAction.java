@@ -8,6 +8,7 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -21,7 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 
 /**
  * "Apply the planned action": asks Phala for what the plan says this slot needs: a compose update, an env update
@@ -44,9 +44,12 @@ public class ApplyPlannedAction implements JavaDelegate {
     private final SlotConditions conditions;
     private final PhalaCloudClient phala;
     private final EnvUpdater envs;
+    private final TargetCompose targets;
 
     public ApplyPlannedAction(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner,
-                              ReplicaSetObserver observer, SlotConditions conditions, PhalaCloudClient phala, EnvUpdater envs) {
+                              ReplicaSetObserver observer, SlotConditions conditions, PhalaCloudClient phala, EnvUpdater envs,
+                              TargetCompose targets) {
+        this.targets = targets;
         this.envs = envs;
         this.slots = slots;
         this.updater = updater;
@@ -61,7 +64,7 @@ public class ApplyPlannedAction implements JavaDelegate {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
         RolloutAction action = slots.action(execution);
-        String target = (String) execution.getVariable(TARGET_COMPOSE);
+        String target = targets.of(execution);
         Optional<CvmInfo> cvm = slots.find(spec, slot);
         String outcome = switch (action) {
             case ADD_SURGE -> provisioner.ensureCreated(spec, slot, cvm, target);

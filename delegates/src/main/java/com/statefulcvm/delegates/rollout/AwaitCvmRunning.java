@@ -7,6 +7,7 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -20,7 +21,6 @@ import java.util.Optional;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_RUNNING;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
 
 /**
  * "Check the CVM is running and settled": ready means running, no operation in progress, and the target compose in
@@ -36,9 +36,11 @@ public class AwaitCvmRunning implements JavaDelegate {
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
     private final EnvUpdater envs;
+    private final TargetCompose targets;
 
     public AwaitCvmRunning(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner, ReplicaSetObserver observer,
-                           SlotConditions conditions, EnvUpdater envs) {
+                           SlotConditions conditions, EnvUpdater envs, TargetCompose targets) {
+        this.targets = targets;
         this.envs = envs;
         this.slots = slots;
         this.updater = updater;
@@ -52,7 +54,7 @@ public class AwaitCvmRunning implements JavaDelegate {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
         RolloutAction action = slots.action(execution);
-        String target = (String) execution.getVariable(TARGET_COMPOSE);
+        String target = targets.of(execution);
         Optional<CvmInfo> found = slots.find(spec, slot);
         boolean running = false;
         String stage;

@@ -54,7 +54,7 @@ public class PlanRollout implements JavaDelegate {
     public void execute(DelegateExecution execution) {
         ReplicaSetSpec spec = replicaSets.spec((String) execution.getVariable(REPLICA_SET));
         String target = (String) execution.getVariable(TARGET_COMPOSE);
-        boolean automaticRollback = execution.getVariable(ROLLBACK_OF) != null;
+        boolean automaticRollback = AutomaticRollback.of(execution).isPresent();
         UpdatePolicy policy = policies.of(spec, execution);
         RolloutPlanning.Observed observed = planning.observe(spec, policy);
         List<InstanceSnapshot> snapshots = observed.snapshots();
@@ -135,8 +135,9 @@ public class PlanRollout implements JavaDelegate {
     }
 
     private static String reason(DelegateExecution execution) {
-        if (execution.getVariable(ROLLBACK_OF) != null) {
-            return "automatic rollback of rollout " + execution.getVariable(ROLLBACK_OF);
+        Optional<String> failed = AutomaticRollback.of(execution);
+        if (failed.isPresent()) {
+            return "automatic rollback of rollout " + failed.get();
         }
         if (execution.getVariable(ROLLBACK_TO_REVISION) != null) {
             return "rollback to revision " + execution.getVariable(ROLLBACK_TO_REVISION) + " by rollout " + execution.getProcessInstanceId();

@@ -6,6 +6,8 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.SlotStep;
+import com.statefulcvm.fleet.ComposeText;
+import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -48,6 +50,7 @@ public class RecordInstanceUpdated implements JavaDelegate {
         String action = slots.action(execution).name();
         Object revision = execution.getVariable(UPDATE_REVISION);
         if (revision instanceof Number number && step.cvm().composeHash() != null) {
+            requireRunsRevision(step, number.intValue());
             revisions.recordComposeHash(step.spec().getName(), number.intValue(), step.cvm().composeHash());
         }
         String condition = "Ready: " + action + " done, compose " + step.cvm().composeHash() + ", rollout " + execution.getProcessInstanceId();
@@ -61,5 +64,19 @@ public class RecordInstanceUpdated implements JavaDelegate {
         outcome.put("at", clock.instant().toString());
         execution.setVariableLocal(STEP_OUTCOME, JSON.writeValueAsString(outcome));
         execution.setVariable(STAGE, condition);
+    }
+
+    /**
+     * A revision learns the compose hash of what its instances actually run, so the hash is recorded only from a CVM
+     * that runs the revision's own compose; a CVM running anything else fails the step (and the engine's retries end in
+     * an incident) rather than put another compose's hash under this revision.
+     */
+    private void requireRunsRevision(SlotStep step, int number) {
+        Revision recorded = revisions.revision(step.spec().getName(), number).orElseThrow(() -> new IllegalStateException(
+                "revision " + number + " of replica set '" + step.spec().getName() + "' is not recorded"));
+        if (!ComposeText.same(recorded.dockerCompose(), step.cvm().dockerCompose())) {
+            throw new IllegalStateException("CVM " + step.slot() + " runs compose " + step.cvm().composeHash() + ", which is not revision "
+                    + number + "'s compose: its hash is not recorded under revision " + number + " and the step does not count as done");
+        }
     }
 }

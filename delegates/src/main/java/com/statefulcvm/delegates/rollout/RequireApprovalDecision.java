@@ -5,21 +5,34 @@ import org.camunda.bpm.engine.delegate.TaskListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Completing an approval task without a real yes or no must fail loudly. The engine wraps any listener exception;
- * the message starts with {@link TaskDecisionRefused#MARKER} so the web layer can answer 400 instead of 500.
- * An accepted answer is recorded with who gave it and when ({@link TaskDecisions}).
+ * Completing an approval task without a real yes or no must fail loudly: {@code approved} is the boolean true or false
+ * (our API, the engine's REST API), or the approval form's explicit choice, the text "true" or "false" (a Camunda Form's
+ * radio values are text); anything else, a missing answer included, is refused as a form error
+ * ({@link TaskDecisionRefused}) and the task stays open. The answer is kept as a boolean, for the gateways and the
+ * report, and recorded with who gave it and when ({@link TaskDecisions}).
  */
 @Component("requireApprovalDecision")
 public class RequireApprovalDecision implements TaskListener {
 
     @Override
     public void notify(DelegateTask task) {
+        boolean approved = approved(task);
+        TaskDecisions.record(task, approved ? "approved" : "rejected");
+    }
+
+    /** The operator's explicit yes or no, kept as a boolean; refused when it is neither. */
+    public static boolean approved(DelegateTask task) {
         Object approved = task.getVariable(RolloutVariables.APPROVED);
-        if (!(approved instanceof Boolean)) {
-            throw TaskDecisionRefused.because(RolloutVariables.APPROVED,
-                    "approved must be the boolean true or false (was " + describe(approved) + ")");
+        if (approved instanceof Boolean yes) {
+            return yes;
         }
-        TaskDecisions.record(task, (Boolean) approved ? "approved" : "rejected");
+        if ("true".equals(approved) || "false".equals(approved)) {
+            boolean yes = Boolean.parseBoolean((String) approved);
+            task.setVariable(RolloutVariables.APPROVED, yes);
+            return yes;
+        }
+        throw TaskDecisionRefused.because(task, RolloutVariables.APPROVED,
+                "approved must be the boolean true or false: choose approve or reject (was " + describe(approved) + ")");
     }
 
     static String describe(Object value) {

@@ -21,7 +21,7 @@ public abstract class RequireChoice implements TaskListener {
     public void notify(DelegateTask task) {
         Object decision = task.getVariable(RolloutVariables.DECISION);
         if (!(decision instanceof String s) || !choices.contains(s)) {
-            throw TaskDecisionRefused.because(RolloutVariables.DECISION, "decision must be one of "
+            throw TaskDecisionRefused.because(task, RolloutVariables.DECISION, "decision must be one of "
                     + String.join(", ", choices.subList(0, choices.size() - 1)) + " or " + choices.get(choices.size() - 1)
                     + " (was " + RequireApprovalDecision.describe(decision) + ")");
         }

@@ -16,7 +16,7 @@ public class RequireTransactionHash implements TaskListener {
     public void notify(DelegateTask task) {
         Object transaction = task.getVariable(OnChainRegistrations.TRANSACTION_HASH_FIELD);
         if (!OnChainRegistrations.isTransactionHash(transaction)) {
-            throw TaskDecisionRefused.because(OnChainRegistrations.TRANSACTION_HASH_FIELD,
+            throw TaskDecisionRefused.because(task, OnChainRegistrations.TRANSACTION_HASH_FIELD,
                     "transactionHash must be 0x followed by 64 hex digits (was " + RequireApprovalDecision.describe(transaction) + ")");
         }
         String hash = ((String) transaction).trim();

@@ -26,7 +26,13 @@ public final class RolloutVariables {
     public static final String APPROVED_BY = "approvedBy";
     /** Local to a completed approval or decision task: when it was completed (ISO-8601 instant). */
     public static final String APPROVED_AT = "approvedAt";
-    /** Of each process instance with approval or decision tasks: JSON list of {task, taskDefinitionKey, decision, by, at}. */
+    /** Of a rollout: JSON list of the operators' pause, resume and abort requests, {action, by, at, reason}. */
+    public static final String CONTROLS = "controls";
+    /** The approver's comment, as the approval and decision forms submit it (optional). */
+    public static final String COMMENT = "comment";
+    /** Local to a completed approval or decision task: the comment given with that decision (absent without one). */
+    public static final String DECISION_COMMENT = "decisionComment";
+    /** Of each process instance with approval or decision tasks: JSON list of {task, taskDefinitionKey, decision, by, at, comment}. */
     public static final String DECISIONS = "decisions";
     /** slot name → instance_id at plan time: the attestation step's slot binding. */
     public static final String BOUND_INSTANCE_IDS = "boundInstanceIds";

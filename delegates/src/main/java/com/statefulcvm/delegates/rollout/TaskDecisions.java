@@ -1,32 +1,30 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.support.JsonListVariable;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngineServices;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.identity.Authentication;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
-import org.camunda.bpm.engine.variable.Variables;
-import org.camunda.bpm.engine.variable.value.ObjectValue;
-import org.camunda.bpm.engine.variable.value.TypedValue;
 
 import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_AT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_BY;
+import static com.statefulcvm.delegates.rollout.RolloutVariables.COMMENT;
+import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISION_COMMENT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISIONS;
 
 /**
- * Who decided an approval or decision task, and when: {@code approvedBy} and {@code approvedAt} local to the task,
- * and one entry in the process instance's {@code decisions} list. The user is the engine's authenticated user of the
+ * Who decided an approval or decision task, when, and the comment they gave: {@code approvedBy}, {@code approvedAt}
+ * and {@code decisionComment} local to the task, and one entry in the process instance's {@code decisions} list.
+ * The comment is kept per task because the form's {@code comment} field lands in one process variable that the next
+ * decision overwrites. The user is the engine's authenticated user of the
  * completing call (REST, Tasklist or our API all authenticate), never a variable the caller could submit.
  */
 public final class TaskDecisions {
 
     static final String UNKNOWN = "unknown";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private TaskDecisions() {
     }
@@ -36,38 +34,31 @@ public final class TaskDecisions {
         String at = ClockUtil.getCurrentTime().toInstant().toString();
         task.setVariableLocal(APPROVED_BY, by);
         task.setVariableLocal(APPROVED_AT, at);
+        String comment = comment(task);
+        if (comment != null) {
+            task.setVariableLocal(DECISION_COMMENT, comment);
+        }
         DelegateExecution execution = task.getExecution();
         DelegateExecution process = execution == null ? null : execution.getProcessInstance();
         if (process == null) {
             return;
         }
-        ArrayNode decisions = existing(process);
-        ObjectNode entry = decisions.addObject();
+        ObjectNode entry = JsonListVariable.entry();
         entry.put("task", task.getName());
         entry.put("taskDefinitionKey", task.getTaskDefinitionKey());
         entry.put("decision", decision);
         entry.put("by", by);
         entry.put("at", at);
-        // JSON in a byte array, not a string variable: a long rollout's list outgrows the 4,000 characters of a string
-        ObjectValue value = Variables.serializedObjectValue(decisions.toString())
-                .serializationDataFormat(Variables.SerializationDataFormats.JSON)
-                .objectTypeName("java.util.ArrayList")
-                .create();
-        process.setVariableLocal(DECISIONS, value);
+        if (comment != null) {
+            entry.put("comment", comment);
+        }
+        JsonListVariable.append(process, DECISIONS, entry);
     }
 
-    private static ArrayNode existing(DelegateExecution process) {
-        TypedValue typed = process.getVariableLocalTyped(DECISIONS, false);
-        if (typed instanceof ObjectValue object && object.getValueSerialized() != null) {
-            try {
-                if (JSON.readTree(object.getValueSerialized()) instanceof ArrayNode array) {
-                    return array;
-                }
-            } catch (JsonProcessingException unreadable) {
-                // start a new list rather than refuse the operator's decision
-            }
-        }
-        return JSON.createArrayNode();
+    /** The comment submitted with this completion; null when none or blank. */
+    private static String comment(DelegateTask task) {
+        Object comment = task.getVariable(COMMENT);
+        return comment instanceof String text && !text.isBlank() ? text.strip() : null;
     }
 
     /** The engine's authenticated user of this command; "unknown" when the task was completed without one. */

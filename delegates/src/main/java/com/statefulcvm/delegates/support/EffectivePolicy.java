@@ -3,6 +3,7 @@ package com.statefulcvm.delegates.support;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.delegates.rollout.AutomaticRollback;
 import com.statefulcvm.fleet.FailurePolicy;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.UpdatePolicy;
@@ -24,12 +25,11 @@ public class EffectivePolicy {
 
     public static final String OVERRIDE = "updatePolicyOverride";
     public static final String TARGET_ORDINALS = "targetOrdinals";
-    private static final String ROLLBACK_OF = "rollbackOf";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public UpdatePolicy of(ReplicaSetSpec spec, VariableScope variables) {
         UpdatePolicy policy = of(spec, (String) variables.getVariable(OVERRIDE));
-        if (variables.getVariable(ROLLBACK_OF) != null) {
+        if (AutomaticRollback.of(variables).isPresent()) {
             policy.setOnFailure(FailurePolicy.PAUSE);
         }
         return policy;

@@ -10,6 +10,7 @@ import org.springframework.stereotype.Component;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /** Probes one CVM as its set's health check says, through the gateway URL of exactly that instance. */
 @Component
@@ -25,10 +26,29 @@ public class InstanceHealth {
 
     public ProbeResult probe(ReplicaSetSpec spec, CvmInfo cvm) {
         if (cvm.instanceId() == null) {
-            return new ProbeResult(false, ProbeResult.NO_ANSWER, "the CVM has no instance_id yet (not booted)", Duration.ZERO);
+            return notBooted();
         }
         HealthCheck check = spec.getHealthCheck();
         URI url = urls.resolve(cvm, check.getHttp().getPort(), check.getHttp().getPath());
         return probe.probe(url, check.getHttp().getExpectStatus(), Duration.ofSeconds(check.getTimeoutSeconds()));
+    }
+
+    /** The same probe, answered without a thread waiting for it; never completes exceptionally. */
+    public CompletableFuture<ProbeResult> probeAsync(ReplicaSetSpec spec, CvmInfo cvm) {
+        if (cvm.instanceId() == null) {
+            return CompletableFuture.completedFuture(notBooted());
+        }
+        try {
+            HealthCheck check = spec.getHealthCheck();
+            URI url = urls.resolve(cvm, check.getHttp().getPort(), check.getHttp().getPath());
+            return probe.probeAsync(url, check.getHttp().getExpectStatus(), Duration.ofSeconds(check.getTimeoutSeconds()));
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(new ProbeResult(false, ProbeResult.NO_ANSWER, "probe failed: " + e.getMessage(),
+                    Duration.ZERO));
+        }
+    }
+
+    private static ProbeResult notBooted() {
+        return new ProbeResult(false, ProbeResult.NO_ANSWER, "the CVM has no instance_id yet (not booted)", Duration.ZERO);
     }
 }

@@ -75,10 +75,14 @@ public class ReplicaSetObserver {
     }
 
     public InstanceRecord recordProbe(InstanceRecord record, ProbeResult probe) {
-        InstanceRecord updated = record.withHealth(probe.healthy(),
-                probe.healthy() ? "Healthy" : "Unhealthy: " + probe.detail(), clock.instant());
+        InstanceRecord updated = probed(record, probe, clock.instant());
         registry.save(updated);
         return updated;
+    }
+
+    /** The record after a probe of its CVM, written nowhere: the health monitor writes only what changed. */
+    public static InstanceRecord probed(InstanceRecord record, ProbeResult probe, Instant at) {
+        return record.withHealth(probe.healthy(), probe.healthy() ? "Healthy" : "Unhealthy: " + probe.detail(), at);
     }
 
     /** The verdict for the CVM's current boot; the condition says the same, as the latest thing that happened. */
@@ -112,13 +116,20 @@ public class ReplicaSetObserver {
     private InstanceRecord reconcile(ReplicaSetSpec spec, int ordinal, CvmInfo cvm) {
         InstanceRecord previous = registry.instance(spec.getName(), ordinal)
                 .orElse(InstanceRecord.emptySlot(spec.getName(), ordinal));
-        InstanceRecord current = cvm == null ? missing(previous) : observed(previous, cvm);
-        if (current.equals(previous)) {
-            return previous;
+        InstanceRecord current = reconciled(previous, cvm, clock.instant());
+        if (current != previous) {
+            registry.save(current);
         }
-        InstanceRecord stamped = stamped(current);
-        registry.save(stamped);
-        return stamped;
+        return current;
+    }
+
+    /**
+     * What the registry should say of a slot once Phala reported {@code cvm} in it (null: no CVM), written nowhere;
+     * {@code previous} itself (the same object) when nothing changed.
+     */
+    public static InstanceRecord reconciled(InstanceRecord previous, CvmInfo cvm, Instant at) {
+        InstanceRecord current = cvm == null ? missing(previous) : observed(previous, cvm);
+        return current.equals(previous) ? previous : stamped(current, at);
     }
 
     private static InstanceRecord observed(InstanceRecord previous, CvmInfo cvm) {
@@ -143,8 +154,8 @@ public class ReplicaSetObserver {
                 "missing", false, "No CVM in this slot", previous.observedAt(), null, null, null);
     }
 
-    private InstanceRecord stamped(InstanceRecord r) {
+    private static InstanceRecord stamped(InstanceRecord r, Instant at) {
         return new InstanceRecord(r.replicaSet(), r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.composeHash(),
-                r.status(), r.healthy(), r.condition(), clock.instant(), r.attested(), r.attestation(), r.attestedAt());
+                r.status(), r.healthy(), r.condition(), at, r.attested(), r.attestation(), r.attestedAt());
     }
 }

@@ -132,13 +132,13 @@ final class Provisioning {
     }
 
     /**
-     * A new CVM under an existing app, named as asked or (the SDK sends no name) after the app; without a compose it
-     * copies the app's current one.
+     * A new CVM under an existing app, named as asked or (the SDK sends no name) with the SDK's default CVM name;
+     * without a compose it copies the app's current one.
      */
     SimulatedCvm addInstance(String appId, InstanceRequest request) {
         SimulatedApp app = directory.requireApp(appId);
         InstanceRequest req = request == null ? InstanceRequest.empty() : request;
-        String name = req.name() != null ? req.name() : generatedName(app);
+        String name = req.name() != null ? req.name() : generatedName();
         checkName(name);
         CreationGate.check(directory);
         quota.checkRoomFor(directory, app.instanceType, app.diskSize);
@@ -259,11 +259,14 @@ final class Provisioning {
         }
     }
 
-    private String generatedName(SimulatedApp app) {
-        String base = app.name.length() > 57 ? app.name.substring(0, 57) : app.name;
+    /**
+     * The name of an instance created without one: the SDK's default CVM name ({@code generateDefaultCvmName}:
+     * {@code dstack-app-} and five lower-case letters or digits). How the service itself names it is not documented.
+     */
+    private String generatedName() {
         String name;
         do {
-            name = base + "-" + Ids.nameSuffix();
+            name = "dstack-app-" + Ids.nameSuffix();
         } while (directory.findCvm(name).isPresent());
         return name;
     }

@@ -50,7 +50,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
                 .isEqualTo(first.get("compose_hash").asText());
         awaitNoCreation();
         JsonNode third = sim.post(api("/apps/app_" + appId + "/instances"), Map.of()).json();
-        assertThat(third.get("name").asText()).startsWith("shop-db-1-");
+        assertThat(third.get("name").asText()).as("the SDK's default CVM name").matches("^dstack-app-[0-9a-z]{5}$");
 
         JsonNode a = awaitSettled("shop-db-1", "running");
         JsonNode b = awaitSettled("shop-db-2", "running");

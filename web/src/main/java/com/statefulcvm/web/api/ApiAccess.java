@@ -1,6 +1,7 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.web.security.Roles;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -14,13 +15,13 @@ import org.camunda.bpm.engine.impl.identity.Authentication;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
-import java.util.List;
 
 /**
  * What the caller of our API may do, asked of the engine's authorizations before anything happens, so that a refusal
  * is a clear 403 rather than a query that finds nothing. The engine checks the same again on each call it makes with
  * the caller's authentication (ProcessEngineAuthenticationFilter sets it for /api/*); this only makes the answer
- * plain. Members of the engine's admin groups (camunda-admin) may do everything, as in the engine.
+ * plain. Members of the engine's admin groups (camunda-admin) may do everything, as in the engine. The roles are
+ * {@link Roles}.
  */
 @Component
 class ApiAccess {
@@ -43,25 +44,46 @@ class ApiAccess {
     /** Start an instance of the procedure {@code processKey}: CREATE_INSTANCE on its definition, CREATE on instances. */
     void requireStart(String processKey, String what) {
         Authentication caller = caller();
-        if (caller == null) {
-            return;
-        }
-        if (!authorized(caller, ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, processKey)
-                || !authorized(caller, ProcessInstancePermissions.CREATE, Resources.PROCESS_INSTANCE, "*")) {
+        if (caller != null && !mayStart(caller, processKey)) {
             throw refused(caller, what, "CREATE_INSTANCE on the process definition '" + processKey + "'");
         }
     }
 
-    /** Pause, resume or abort a rollout: a message to its process instance is an update of that instance. */
-    void requireControl(String processInstanceId, String what) {
+    /** Whether the caller may start the procedure: what {@link #requireStart} asks, as a yes or no for a screen. */
+    boolean mayStart(String processKey) {
+        Authentication caller = caller();
+        return caller == null || mayStart(caller, processKey);
+    }
+
+    private boolean mayStart(Authentication caller, String processKey) {
+        return authorized(caller, ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, processKey)
+                && authorized(caller, ProcessInstancePermissions.CREATE, Resources.PROCESS_INSTANCE, "*");
+    }
+
+    /**
+     * Pause, resume or abort a rollout: the role operators (or an admin). The message itself is then sent as the
+     * application ({@link com.statefulcvm.delegates.support.AsApplication}): a role that could send it as itself
+     * would need UPDATE_INSTANCE, which also writes variables and modifies instances.
+     */
+    void requireControl(String what) {
         Authentication caller = caller();
         if (caller == null) {
             return;
         }
-        if (!authorized(caller, ProcessDefinitionPermissions.UPDATE_INSTANCE, Resources.PROCESS_DEFINITION, RolloutVariables.PROCESS_KEY)
-                && !authorized(caller, ProcessInstancePermissions.UPDATE, Resources.PROCESS_INSTANCE, processInstanceId)) {
-            throw refused(caller, what, "UPDATE_INSTANCE on the process definition 'rollout'");
+        if (!mayControl(caller)) {
+            throw new ApiProblem(HttpStatus.FORBIDDEN, "user '" + caller.getUserId() + "' may not " + what
+                    + ": that needs the role '" + Roles.OPERATORS + "' (membership of the group '" + Roles.OPERATORS + "')");
         }
+    }
+
+    /** Whether the caller may pause, resume and abort rollouts (all of them): for a screen's buttons. */
+    boolean mayControl() {
+        Authentication caller = caller();
+        return caller == null || mayControl(caller);
+    }
+
+    private boolean mayControl(Authentication caller) {
+        return Roles.holds(configuration, caller, Roles.OPERATORS);
     }
 
     /** The rollout report: read from the engine's history. */
@@ -76,7 +98,9 @@ class ApiAccess {
             return;
         }
         if (!authorized(caller, ProcessDefinitionPermissions.READ_HISTORY, Resources.PROCESS_DEFINITION, processKey)) {
-            throw refused(caller, what, "READ_HISTORY on the process definition '" + processKey + "'");
+            throw new ApiProblem(HttpStatus.FORBIDDEN, "user '" + caller.getUserId() + "' may not " + what
+                    + ": that needs READ_HISTORY on the process definition '" + processKey + "', which the roles '"
+                    + Roles.VIEWERS + "', '" + Roles.OPERATORS + "' and '" + Roles.APPROVERS + "' have");
         }
     }
 
@@ -99,23 +123,14 @@ class ApiAccess {
     }
 
     private boolean authorized(Authentication caller, Permission permission, Resource resource, String resourceId) {
-        if (isAdmin(caller)) {
+        if (Roles.isAdmin(configuration, caller)) {
             return true;
         }
         return authorizations.isUserAuthorized(caller.getUserId(), caller.getGroupIds(), permission, resource, resourceId);
     }
 
-    private boolean isAdmin(Authentication caller) {
-        List<String> adminUsers = configuration.getAdminUsers();
-        List<String> adminGroups = configuration.getAdminGroups();
-        if (adminUsers != null && adminUsers.contains(caller.getUserId())) {
-            return true;
-        }
-        return adminGroups != null && caller.getGroupIds() != null && caller.getGroupIds().stream().anyMatch(adminGroups::contains);
-    }
-
     private static ApiProblem refused(Authentication caller, String what, String needed) {
         return new ApiProblem(HttpStatus.FORBIDDEN, "user '" + caller.getUserId() + "' may not " + what + ": that needs "
-                + needed + ", which members of the group 'operators' have");
+                + needed + ", which the role '" + Roles.OPERATORS + "' has");
     }
 }

@@ -5,6 +5,8 @@ import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.stereotype.Component;
 
+import java.util.Set;
+
 /**
  * failover.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API: a Patroni
  * set, no failover, rollout or scale of it running ({@link FailoverController}'s rules and messages).
@@ -13,6 +15,8 @@ import org.springframework.stereotype.Component;
 class FailoverStartCheck implements ProcedureStartCheck {
 
     private static final String REASON = "reason";
+    static final Set<String> START_VARIABLES = Set.of(FailoverVariables.REPLICA_SET, REASON, FailoverVariables.FAILOVER_REASON,
+            FailoverVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
     private final FailoverController failovers;
@@ -25,6 +29,11 @@ class FailoverStartCheck implements ProcedureStartCheck {
     @Override
     public String processKey() {
         return FailoverVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public Set<String> startVariables() {
+        return START_VARIABLES;
     }
 
     @Override

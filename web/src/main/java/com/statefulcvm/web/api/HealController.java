@@ -3,16 +3,15 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.heal.HealStarter;
 import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.heal.MonitorStarter;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.healing.SlotHealth;
+import com.statefulcvm.fleet.healing.MonitorLeases;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
+import com.statefulcvm.web.healing.HealthMonitorScheduler;
 import org.camunda.bpm.engine.OptimisticLockingException;
-import org.camunda.bpm.engine.RuntimeService;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -48,21 +47,22 @@ class HealController {
 
     private final ReplicaSets replicaSets;
     private final HealStarter starter;
-    private final MonitorStarter monitors;
+    private final MonitorLeases leases;
+    private final HealthMonitorScheduler monitors;
     private final SlotHealthRegistry slotHealth;
-    private final RuntimeService runtime;
     private final ApiAccess access;
     private final TransactionTemplate transaction;
     private final FenceRegistry fences;
 
-    HealController(ReplicaSets replicaSets, HealStarter starter, MonitorStarter monitors, SlotHealthRegistry slotHealth,
-                   RuntimeService runtime, ApiAccess access, PlatformTransactionManager transactions, FenceRegistry fences) {
+    HealController(ReplicaSets replicaSets, HealStarter starter, MonitorLeases leases, HealthMonitorScheduler monitors,
+                   SlotHealthRegistry slotHealth, ApiAccess access, PlatformTransactionManager transactions,
+                   FenceRegistry fences) {
         this.fences = fences;
         this.replicaSets = replicaSets;
         this.starter = starter;
+        this.leases = leases;
         this.monitors = monitors;
         this.slotHealth = slotHealth;
-        this.runtime = runtime;
         this.access = access;
         this.transaction = new TransactionTemplate(transactions);
     }
@@ -71,6 +71,7 @@ class HealController {
     ResponseEntity<Map<String, Object>> heal(@PathVariable String name, @PathVariable String ordinal,
                                              @RequestBody(required = false) JsonNode body) {
         ReplicaSetSpec spec = spec(name);
+        access.requireStart(HealVariables.HEAL_PROCESS, "heal instances");
         int target = Ordinals.parse(spec, ordinal);
         String reason = RequestReason.of(body);
         requireNotFenced(spec, target);
@@ -84,10 +85,10 @@ class HealController {
     ResponseEntity<Map<String, Object>> readmit(@PathVariable String name, @PathVariable String ordinal,
                                                 @RequestBody(required = false) JsonNode body) {
         ReplicaSetSpec spec = spec(name);
+        access.requireStart(HealVariables.HEAL_PROCESS, "readmit instances");
         int target = Ordinals.parse(spec, ordinal);
         String reason = RequestReason.of(body);
-        Fence fence = fences.fence(name, target).orElseThrow(() -> new ApiProblem(HttpStatus.CONFLICT,
-                spec.slotName(target) + " is not fenced: nothing to readmit"));
+        Fence fence = requireFenced(spec, target);
         String user = access.callerId();
         String why = "readmit requested by " + user + (reason == null ? "" : ": " + reason) + "; it was " + fence.summary();
         return start(spec, target, why, user, HealVariables.TRIGGER_READMIT, fence.summary());
@@ -108,6 +109,12 @@ class HealController {
             answer.put("fenced", fenced);
         }
         return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + pid)).body(answer);
+    }
+
+    /** 409 for a readmit of a slot that is not fenced: only a fenced slot is readmitted. */
+    Fence requireFenced(ReplicaSetSpec spec, int target) {
+        return fences.fence(spec.getName(), target).orElseThrow(() -> new ApiProblem(HttpStatus.CONFLICT,
+                spec.slotName(target) + " is not fenced: nothing to readmit"));
     }
 
     /** 409 for a plain heal of a fenced slot: only a readmit, whose attestation decides, may bring it back. */
@@ -133,8 +140,9 @@ class HealController {
     }
 
     /**
-     * The checks and the start in one transaction; a concurrent start for the same set (the monitor on another node)
-     * conflicts on the monitor's heal counter, and the loser tries again with the winner's heal visible.
+     * The checks and the start in one transaction, under the set's heal-start lock: a concurrent start for the same set
+     * (the monitor, maybe on another node) waits for this one or is seen by it. A conflict the engine still reports is
+     * tried again.
      */
     private HealStarter.Outcome startSerialized(ReplicaSetSpec spec, int ordinal, String why, String user, String trigger) {
         for (int attempt = 1; ; attempt++) {
@@ -186,13 +194,19 @@ class HealController {
                 "maxConcurrent", spec.getAutoHealing().getMaxConcurrent(),
                 "approval", spec.getAutoHealing().getApproval().name(),
                 "onDataLoss", spec.getAutoHealing().getOnDataLoss().name()));
-        List<ProcessInstance> running = monitors.running(name);
-        if (!running.isEmpty()) {
-            String id = running.get(0).getId();
+        Optional<MonitorLeases.MonitorLease> lease = leases.lease(name);
+        if (lease.isPresent() || monitors.localView(name).isPresent()) {
+            // what the set's monitor said last (written when it changed) and which node runs it; rounds of this node
             Map<String, Object> monitor = new LinkedHashMap<>();
-            monitor.put("processInstanceId", id);
-            monitor.put("round", runtime.getVariable(id, HealVariables.ROUND));
-            monitor.put("stage", runtime.getVariable(id, "stage"));
+            monitor.put("node", lease.map(MonitorLeases.MonitorLease::owner).orElse(null));
+            monitor.put("leaseUntil", lease.map(MonitorLeases.MonitorLease::leaseUntil).orElse(null));
+            monitor.put("stage", lease.map(MonitorLeases.MonitorLease::stage).orElse(null));
+            monitor.put("stageAt", lease.map(MonitorLeases.MonitorLease::stageAt).orElse(null));
+            monitors.localView(name).ifPresent(local -> {
+                monitor.put("round", local.rounds());
+                monitor.put("lastRoundAt", local.lastRoundAt());
+                monitor.put("nextRoundAt", local.nextRoundAt());
+            });
             out.put("monitor", monitor);
         }
         out.put("runningHeals", engine.runningHeals());

@@ -7,6 +7,8 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
+import java.util.Set;
+
 /**
  * heal.bpmn's start, from the start form ({@code replicaSet}, {@code ordinal}, optional {@code reason}), our REST API or
  * the health monitor: the instance exists, no heal of it runs, no rollout works on it ({@link HealStarter}'s rules,
@@ -17,6 +19,8 @@ import org.springframework.stereotype.Component;
 class HealStartCheck implements ProcedureStartCheck {
 
     private static final String REASON = "reason";
+    static final Set<String> START_VARIABLES = Set.of(HealVariables.REPLICA_SET, HealVariables.ORDINAL, REASON,
+            HealVariables.SLOT, HealVariables.HEAL_REASON, HealVariables.HEAL_TRIGGER, HealVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
     private final HealStarter starter;
@@ -34,6 +38,31 @@ class HealStartCheck implements ProcedureStartCheck {
     }
 
     @Override
+    public Set<String> startVariables() {
+        return START_VARIABLES;
+    }
+
+    /**
+     * A user's heal is the operator's (the default) or a readmit of a fenced slot; only the application's own code
+     * (the health monitor) starts one as the monitor.
+     */
+    private String trigger(ProcedureStart start, ReplicaSetSpec spec, int ordinal) {
+        String given = start.text(HealVariables.HEAL_TRIGGER);
+        if (given == null) {
+            return HealVariables.TRIGGER_OPERATOR;
+        }
+        if (HealVariables.TRIGGER_READMIT.equals(given)) {
+            heals.requireFenced(spec, ordinal);
+            return given;
+        }
+        if (HealVariables.TRIGGER_OPERATOR.equals(given) || HealVariables.TRIGGER_MONITOR.equals(given) && !start.byUser()) {
+            return given;
+        }
+        throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, HealVariables.HEAL_TRIGGER + ": must be '"
+                + HealVariables.TRIGGER_OPERATOR + "' or '" + HealVariables.TRIGGER_READMIT + "' (of a fenced instance), was '" + given + "'");
+    }
+
+    @Override
     public String check(ProcedureStart start) {
         ReplicaSetSpec spec = start.replicaSet(replicaSets);
         Object given = start.firstOf(HealVariables.ORDINAL);
@@ -42,11 +71,13 @@ class HealStartCheck implements ProcedureStartCheck {
         }
         int ordinal = Ordinals.parse(spec, String.valueOf(given));
         String slot = spec.slotName(ordinal);
-        if (!HealVariables.TRIGGER_READMIT.equals(start.text(HealVariables.HEAL_TRIGGER))) {
+        String trigger = trigger(start, spec, ordinal);
+        if (!HealVariables.TRIGGER_READMIT.equals(trigger)) {
             heals.requireNotFenced(spec, ordinal);
         }
-        HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
+        // the set's lock first, then the engine's state: a concurrent start is over (and seen) or waits for this one
         starter.serializeStartsOf(spec.getName());
+        HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
 
         String requestedBy = start.requestedBy(HealVariables.REQUESTED_BY);
         String reason = start.text(REASON);
@@ -54,9 +85,7 @@ class HealStartCheck implements ProcedureStartCheck {
         start.set(HealVariables.ORDINAL, ordinal);
         start.set(HealVariables.SLOT, slot);
         start.set(HealVariables.REQUESTED_BY, requestedBy);
-        if (start.text(HealVariables.HEAL_TRIGGER) == null) {
-            start.set(HealVariables.HEAL_TRIGGER, HealVariables.TRIGGER_OPERATOR);
-        }
+        start.set(HealVariables.HEAL_TRIGGER, trigger);
         if (start.text(HealVariables.HEAL_REASON) == null) {
             start.set(HealVariables.HEAL_REASON, start.requestedByWithReason(requestedBy, reason));
         }

@@ -10,6 +10,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
 import java.util.stream.IntStream;
+import java.util.Set;
 
 /**
  * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API
@@ -19,6 +20,8 @@ import java.util.stream.IntStream;
 class LightsOutStartCheck implements ProcedureStartCheck {
 
     private static final String REASON = "reason";
+    static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, REASON, LightsOutVariables.LIGHTS_OUT_REASON,
+            LightsOutVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
     private final LightsOutStartChecks checks;
@@ -33,6 +36,11 @@ class LightsOutStartCheck implements ProcedureStartCheck {
     @Override
     public String processKey() {
         return LightsOutVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public Set<String> startVariables() {
+        return START_VARIABLES;
     }
 
     @Override

@@ -52,6 +52,7 @@ class ProcedureReport {
     private static final List<String> COMMON = List.of(RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY,
             RolloutVariables.UPDATE_REVISION, RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED,
             RolloutVariables.STEP_OUTCOME, RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY,
+            RolloutVariables.DECISION_COMMENT, RolloutVariables.CONTROLS,
             RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION,
             RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS,
             ScaleVariables.SLOTS_DONE);
@@ -119,6 +120,8 @@ class ProcedureReport {
             // an env rollout: the names it set (the values went encrypted to the CVMs and are nowhere here)
             putIfPresent(out, "envKeys", processVariable(variables, pid, RolloutVariables.TARGET_ENV_KEYS));
             putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
+            // the operators' pause, resume and abort requests, with who, when and why
+            putIfPresent(out, "controls", parsed(processVariable(variables, pid, RolloutVariables.CONTROLS)));
         }
         kind.details().forEach((variable, field) -> putIfPresent(out, field, processVariable(variables, pid, variable)));
         if (kind.resultVariable() != null) {
@@ -137,7 +140,11 @@ class ProcedureReport {
             }
         }
         out.put("steps", steps(kind, related, variables, pid));
-        out.put("approvals", approvals(relatedIds, variables));
+        List<Map<String, Object>> approvals = approvals(relatedIds, variables);
+        // beside requestedBy: who approved it (four-eyes: another user, where the set asks for it)
+        out.put("approvedBy", approvals.stream().filter(a -> "approved".equals(a.get("decision")))
+                .map(a -> a.get("by")).filter(Objects::nonNull).distinct().toList());
+        out.put("approvals", approvals);
         out.put("blockers", running ? blockers(pid, related, paused, pauseRequested, stage) : List.of());
         if (rollout) {
             out.put("rollbacks", related.stream()
@@ -387,12 +394,22 @@ class ProcedureReport {
             approval.put("decision", decision(task, variables));
             approval.put("by", completedBy(task, variables));
             approval.put("at", instant(task.getEndTime()));
+            taskVariable(task, variables, RolloutVariables.DECISION_COMMENT).ifPresent(comment -> approval.put("comment", comment));
             if (!relatedIds.isEmpty() && !relatedIds.get(0).equals(task.getProcessInstanceId())) {
                 approval.put("processInstanceId", task.getProcessInstanceId());
             }
             approvals.add(approval);
         }
         return approvals;
+    }
+
+    /** A variable set on the task itself (its listener's record of the decision). */
+    private static Optional<Object> taskVariable(HistoricTaskInstance task, List<HistoricVariableInstance> variables, String name) {
+        return variables.stream()
+                .filter(v -> name.equals(v.getName()) && task.getId().equals(v.getTaskId()))
+                .map(HistoricVariableInstance::getValue)
+                .filter(Objects::nonNull)
+                .findFirst();
     }
 
     /** The task's own approved/decision variable (the task's local scope, or set on the task itself). */
@@ -526,8 +543,8 @@ class ProcedureReport {
         if (value == null) {
             return null;
         }
-        if (value instanceof Map<?, ?> map) {
-            return json.valueToTree(map);
+        if (value instanceof Map<?, ?> || value instanceof List<?>) {
+            return json.valueToTree(value);
         }
         try {
             return json.readTree(value.toString());

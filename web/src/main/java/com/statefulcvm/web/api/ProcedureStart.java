@@ -61,6 +61,11 @@ public final class ProcedureStart {
         return given == null ? "unknown" : given;
     }
 
+    /** Started by an authenticated user (REST, Tasklist, our API), not by the application's own code. */
+    public boolean byUser() {
+        return caller != null;
+    }
+
     /** "requested by {user}: {reason}", as our REST API words it. */
     public String requestedByWithReason(String requestedBy, String reason) {
         return "requested by " + requestedBy + (reason == null ? "" : ": " + reason);

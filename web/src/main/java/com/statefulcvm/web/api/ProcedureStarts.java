@@ -15,6 +15,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -61,6 +62,7 @@ public class ProcedureStarts {
         String caller = caller(execution);
         ProcedureStart start = new ProcedureStart(processKey, execution, caller);
         try {
+            requireDeclared(check, execution);
             lockUntilTransactionEnds(String.valueOf(start.text("replicaSet")));
             String businessKey = check.check(start);
             String given = execution.getProcessBusinessKey();
@@ -73,12 +75,29 @@ public class ProcedureStarts {
             count(processKey, "started");
             log.info("Start of {} for {} accepted (requested by {})", processKey, businessKey, start.requestedBy("requestedBy"));
         } catch (ApiProblem problem) {
-            count(processKey, "refused");
-            throw new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail());
+            throw refused(start, new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail()));
         } catch (ProcedureStartRefused refused) {
-            count(processKey, "refused");
-            throw refused;
+            throw refused(start, refused);
         }
+    }
+
+    /** 400 naming every variable the procedure does not take at its start. */
+    private static void requireDeclared(ProcedureStartCheck check, DelegateExecution execution) {
+        Set<String> undeclared = new TreeSet<>(execution.getVariableNames());
+        undeclared.removeAll(check.startVariables());
+        if (!undeclared.isEmpty()) {
+            throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, String.join(", ", undeclared) + ": not a start variable of "
+                    + check.processKey() + " (it takes " + String.join(", ", new TreeSet<>(check.startVariables()))
+                    + "); what the procedure decides for itself is not given at its start");
+        }
+    }
+
+    /** The one line a refused start leaves in the log: what, for whom and why, without a stack trace. */
+    private ProcedureStartRefused refused(ProcedureStart start, ProcedureStartRefused refused) {
+        count(start.processKey(), "refused");
+        log.info("Start of {} for {} refused ({}, requested by {}): {}", start.processKey(), java.util.Objects.requireNonNullElse(start.text("replicaSet"), "(no set named)"),
+                refused.httpStatus().value(), start.requestedBy("requestedBy"), refused.getMessage());
+        return refused;
     }
 
     private static boolean calledByAnotherProcedure(DelegateExecution execution) {

@@ -3,7 +3,6 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.delegates.support.EnvEncryptionKeys;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
@@ -47,13 +46,13 @@ class ReplicaSetController {
     private final RolloutPlanning planning;
     private final RevisionHistory revisions;
     private final ApiAccess access;
-    private final EnvEncryptionKeys envKeys;
+    private final EnvSealer sealer;
 
     ReplicaSetController(ValidatedFleet fleet, ReplicaSets replicaSets, InstanceRegistry registry,
                          ReplicaSetObserver observer, RolloutStarter rollouts, ReplicaSetStatus status,
                          ObservedConditions conditions, PolicyOverrides policies, RolloutPlanning planning,
-                         RevisionHistory revisions, ApiAccess access, EnvEncryptionKeys envKeys) {
-        this.envKeys = envKeys;
+                         RevisionHistory revisions, ApiAccess access, EnvSealer sealer) {
+        this.sealer = sealer;
         this.fleet = fleet;
         this.replicaSets = replicaSets;
         this.registry = registry;
@@ -96,7 +95,7 @@ class ReplicaSetController {
         RolloutBody rollout = rolloutBody(name, body);
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
-        EnvEncryption.Sealed env = rollout.envs() == null ? null : seal(spec, rollout.envs());
+        EnvEncryption.Sealed env = rollout.envs() == null ? null : sealer.seal(spec, rollout.envs());
         String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(rollout.compose(), override, Set.of(), null, env));
         return created(processInstanceId, name);
     }
@@ -113,29 +112,7 @@ class ReplicaSetController {
             return new RolloutBody(RolloutRequest.dockerComposeOf(body), null);
         }
         String compose = RolloutRequest.optionalDockerComposeOf(body);
-        return new RolloutBody(compose != null ? compose : composeOfSet(name, "an env rollout without dockerCompose keeps the set's compose"), envs);
-    }
-
-    /** The compose the set is moving to, or runs: what a rollout that does not name one keeps. */
-    private String composeOfSet(String name, String why) {
-        return revisions.updateRevision(name).or(() -> revisions.currentRevision(name)).map(Revision::dockerCompose)
-                .orElseThrow(() -> new ApiProblem(HttpStatus.BAD_REQUEST,
-                        "dockerCompose: is required, replica set '" + name + "' has no recorded revision to default to (" + why + ")"));
-    }
-
-    /** Encrypted here, before anything is stored: the clear values live only in this request's memory. */
-    private EnvEncryption.Sealed seal(ReplicaSetSpec spec, Map<String, String> envs) {
-        String publicKey;
-        try {
-            publicKey = envKeys.publicKey(spec);
-        } catch (IllegalStateException e) {
-            throw new ApiProblem(HttpStatus.CONFLICT, e.getMessage());
-        }
-        try {
-            return EnvEncryption.seal(envs, publicKey);
-        } catch (IllegalArgumentException e) {
-            throw new ApiProblem(HttpStatus.CONFLICT, "envs: replica set '" + spec.getName() + "': " + e.getMessage());
-        }
+        return new RolloutBody(compose != null ? compose : rollouts.composeOfSet(name, "an env rollout without dockerCompose keeps the set's compose"), envs);
     }
 
     /** What a rollout started now would do, in execution order; starts nothing, so any authenticated user may ask. */
@@ -175,7 +152,7 @@ class ReplicaSetController {
         }
         String compose = RolloutRequest.optionalDockerComposeOf(body);
         if (compose == null) {
-            compose = composeOfSet(name, "a rollout of one instance without dockerCompose takes the set's");
+            compose = rollouts.composeOfSet(name, "a rollout of one instance without dockerCompose takes the set's");
         }
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);

@@ -69,6 +69,46 @@ final class RolloutRequest {
         return out;
     }
 
+    /**
+     * The env of a start form's text field: one {@code NAME=value} a line (blank lines and {@code #} comments left out),
+     * or a JSON object; checked as {@link #envsOf}; null when the text is blank. Messages name the line or the
+     * variable, never a value.
+     */
+    static Map<String, String> envsOfText(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode envs = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        String trimmed = text.strip();
+        if (trimmed.startsWith("{")) {
+            try {
+                JsonNode parsed = new com.fasterxml.jackson.databind.ObjectMapper().readTree(trimmed);
+                if (parsed != null && parsed.isObject()) {
+                    return envsOf(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().set(ENVS, parsed));
+                }
+            } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+                throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs: starts like a JSON object but is not one; write one NAME=value a line");
+            }
+        }
+        String[] lines = text.split("\\R", -1);
+        for (int n = 0; n < lines.length; n++) {
+            String line = lines[n].strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int eq = line.indexOf('=');
+            if (eq < 1) {
+                throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs, line " + (n + 1) + ": write NAME=value");
+            }
+            String name = line.substring(0, eq).strip();
+            if (envs.has(name)) {
+                throw new ApiProblem(HttpStatus.BAD_REQUEST, "envs, line " + (n + 1) + ": " + name + " is given twice");
+            }
+            envs.put(name, lines[n].substring(lines[n].indexOf('=') + 1));
+        }
+        return envs.isEmpty() ? null : envsOf(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().set(ENVS, envs));
+    }
+
     /** The body of a rollout (and of a plan preview): {@code {"dockerCompose": "...", "updatePolicy": {...}}}. */
     static String dockerComposeOf(JsonNode body) {
         requireObject(body, "{\"dockerCompose\": \"<yaml>\"}");

@@ -6,7 +6,10 @@ import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.scale.ScaleVariables;
 import com.statefulcvm.delegates.support.ComposeValue;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.Revision;
+import com.statefulcvm.fleet.RevisionHistory;
 import org.camunda.bpm.engine.RuntimeService;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import java.util.HashMap;
@@ -22,12 +25,26 @@ class RolloutStarter {
     private final RuntimeService runtime;
     private final RunningProcesses running;
     private final ApiAccess access;
+    private final SealedEnvHandover envs;
+    private final RevisionHistory revisions;
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
-    RolloutStarter(RuntimeService runtime, RunningProcesses running, ApiAccess access) {
+    RolloutStarter(RuntimeService runtime, RunningProcesses running, ApiAccess access, SealedEnvHandover envs, RevisionHistory revisions) {
         this.runtime = runtime;
         this.running = running;
         this.access = access;
+        this.envs = envs;
+        this.revisions = revisions;
+    }
+
+    /**
+     * The compose the set is moving to, or runs: what a rollout that names none keeps (an env rollout, a rollout of
+     * one instance). 400 naming dockerCompose when the set has no recorded revision yet.
+     */
+    String composeOfSet(String name, String why) {
+        return revisions.updateRevision(name).or(() -> revisions.currentRevision(name)).map(Revision::dockerCompose)
+                .orElseThrow(() -> new ApiProblem(HttpStatus.BAD_REQUEST,
+                        "dockerCompose: is required, replica set '" + name + "' has no recorded revision to default to (" + why + ")"));
     }
 
     /**
@@ -72,22 +89,19 @@ class RolloutStarter {
                 variables.put(RolloutVariables.TARGET_ORDINALS,
                         start.targetOrdinals().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
             }
-            if (start.env() != null) {
-                // ciphertext only a CVM of the app can open, and the names: never a clear value
-                variables.put(RolloutVariables.TARGET_ENCRYPTED_ENV, ComposeValue.of(start.env().encryptedEnv()));
-                variables.put(RolloutVariables.TARGET_ENV_KEYS, String.join(",", start.env().envKeys()));
-            }
             if (start.rollbackToRevision() != null) {
                 variables.put(RolloutVariables.ROLLBACK_TO_REVISION, start.rollbackToRevision());
             }
             // the start itself is checked against the caller's authorizations (CREATE on the instance, CREATE_INSTANCE
             // on the definition); the engine refuses it with an AuthorizationException, answered 403
             variables.put(RolloutVariables.REQUESTED_BY, access.callerId());
-            return runtime.createProcessInstanceByKey(RolloutVariables.PROCESS_KEY)
+            var instance = runtime.createProcessInstanceByKey(RolloutVariables.PROCESS_KEY)
                     .businessKey(spec.getName())
-                    .setVariables(variables)
-                    .execute()
-                    .getId();
+                    .setVariables(variables);
+            // an env (ciphertext only a CVM of the app can open, and the names) reaches the start check handed over,
+            // never as a variable a caller could set
+            return start.env() == null ? instance.execute().getId()
+                    : envs.during(spec.getName(), start.env(), () -> instance.execute().getId());
         }
     }
 }

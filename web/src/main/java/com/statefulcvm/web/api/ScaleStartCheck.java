@@ -7,6 +7,8 @@ import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.stereotype.Component;
 
+import java.util.Set;
+
 /**
  * scale.bpmn's start, from the start form ({@code replicaSet}, {@code replicas}, optional {@code reason}) or our REST
  * API ({@code requestedReplicas}): {@link ScaleStartChecks}, the REST API's checks and messages.
@@ -15,6 +17,8 @@ import org.springframework.stereotype.Component;
 class ScaleStartCheck implements ProcedureStartCheck {
 
     private static final String REASON = "reason";
+    static final Set<String> START_VARIABLES = Set.of(ScaleVariables.REPLICA_SET, ScaleStartChecks.REPLICAS, REASON,
+            ScaleVariables.REQUESTED_REPLICAS, ScaleVariables.SCALE_REASON, ScaleVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
     private final ScaleStartChecks checks;
@@ -29,6 +33,11 @@ class ScaleStartCheck implements ProcedureStartCheck {
     @Override
     public String processKey() {
         return ScaleVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public Set<String> startVariables() {
+        return START_VARIABLES;
     }
 
     @Override

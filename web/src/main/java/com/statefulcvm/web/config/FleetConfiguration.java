@@ -39,9 +39,16 @@ public class FleetConfiguration {
         return new FleetDefinition();
     }
 
+    /** The procedures to deploy, read once at start: built in, and from the processes directory beside the fleet file. */
     @Bean
-    public FleetValidator fleetValidator(OrchestratorProperties properties) {
-        return new FleetValidator(WorkloadTypes.deployedWith(properties.getWorkloadTypes()), properties.getBootstrap().isCreateMissingApps(), Path.of(""));
+    public ProcedureResources procedureResources(OrchestratorProperties properties) {
+        return ProcedureResources.read(properties.getProcessesDir());
+    }
+
+    @Bean
+    public FleetValidator fleetValidator(OrchestratorProperties properties, ProcedureResources procedures) {
+        return new FleetValidator(WorkloadTypes.deployedWith(properties.getWorkloadTypes(), procedures),
+                properties.getBootstrap().isCreateMissingApps(), Path.of(""));
     }
 
     /** Validated fleet with every composeFile read into dockerCompose, so nothing later touches the file system. */
@@ -53,6 +60,9 @@ public class FleetConfiguration {
             throw new FleetDefinitionException(problems);
         }
         for (ReplicaSetSpec set : fleet.getReplicaSets()) {
+            if (set.getApprovals().getFourEyes() == null) {
+                set.getApprovals().setFourEyes(fleet.isFourEyes());
+            }
             if (set.getComposeFile() != null && !set.getComposeFile().isBlank()) {
                 try {
                     set.setDockerCompose(Files.readString(Path.of(set.getComposeFile())));

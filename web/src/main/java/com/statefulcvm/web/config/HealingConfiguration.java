@@ -1,17 +1,10 @@
 package com.statefulcvm.web.config;
 
-import com.statefulcvm.delegates.heal.HealingSettings;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The health monitor's deployment-wide settings, for the delegates. */
+/** The health monitors' deployment-wide settings ({@code orchestrator.healing}). */
 @Configuration
 @EnableConfigurationProperties(HealingProperties.class)
 public class HealingConfiguration {
-
-    @Bean
-    public HealingSettings healingSettings(HealingProperties properties) {
-        return new HealingSettings(properties.isEnabled(), properties.getProbeThreads(), properties.getRoundsPerMonitor());
-    }
 }

@@ -33,9 +33,13 @@ public class OrchestratorProperties {
     private Attestation attestation = new Attestation();
     @Valid
     private Api api = new Api();
-    /** Workload types that have drain and rejoin procedures. */
     /** Types whose drain and rejoin procedures are deployed by other means than the classpath (see WorkloadTypes). */
     private Set<String> workloadTypes = new LinkedHashSet<>();
+    /**
+     * BPMN, DMN and forms deployed at start beside the built-in ones (ProcedureResources): a file here whose process,
+     * decision or form id is a built-in's takes its place. Beside the fleet file by default; absent: none.
+     */
+    private String processesDir = "config/processes";
 
     public Phala getPhala() { return phala; }
     public void setPhala(Phala phala) { this.phala = phala; }
@@ -51,6 +55,8 @@ public class OrchestratorProperties {
     public void setApi(Api api) { this.api = api; }
     public Observe getObserve() { return observe; }
     public void setObserve(Observe observe) { this.observe = observe; }
+    public String getProcessesDir() { return processesDir; }
+    public void setProcessesDir(String processesDir) { this.processesDir = processesDir; }
     public Set<String> getWorkloadTypes() { return workloadTypes; }
     public void setWorkloadTypes(Set<String> workloadTypes) { this.workloadTypes = workloadTypes; }
 

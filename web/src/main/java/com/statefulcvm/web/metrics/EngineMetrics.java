@@ -1,42 +1,32 @@
 package com.statefulcvm.web.metrics;
 
-import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.web.api.ProcedureStarts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.history.event.HistoricActivityInstanceEventEntity;
 import org.camunda.bpm.engine.impl.history.event.HistoricProcessInstanceEventEntity;
 import org.camunda.bpm.engine.impl.history.event.HistoryEvent;
 import org.camunda.bpm.engine.impl.history.event.HistoryEventTypes;
 import org.camunda.bpm.engine.impl.history.handler.HistoryEventHandler;
-import org.camunda.bpm.engine.impl.jobexecutor.JobExecutorContext;
-import org.camunda.bpm.engine.impl.persistence.entity.JobEntity;
 import org.springframework.beans.factory.ObjectProvider;
 
 import java.time.Duration;
-import java.util.Date;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The engine's history events as Micrometer meters, beside the engine's own history (it keeps writing its tables):
- * how each operator procedure ended, how long each step took, the health monitor's rounds and how late each began, and
- * the verdicts of attest-instance.bpmn and admit-instance.bpmn. Events are counted when the engine produces them, inside the step's
+ * how each operator procedure ended, how long each step took, and the verdicts of attest-instance.bpmn and admit-instance.bpmn. Events are counted when the engine produces them, inside the step's
  * transaction; a step whose transaction then fails and is retried counts again, as it ran again.
  */
 class EngineMetrics implements HistoryEventHandler {
 
     static final String PROCEDURES = "orchestrator.procedures";
     static final String STEP_DURATION = "orchestrator.step.duration";
-    static final String MONITOR_ROUNDS = "orchestrator.health.monitor.rounds";
-    static final String MONITOR_LATENESS = "orchestrator.health.monitor.lateness";
     static final String ATTESTATION_VERDICTS = "orchestrator.attestation.verdicts";
 
     /** A procedure's attestation of an instance, and the health monitor's re-attestation of one that restarted. */
     private static final Set<String> ATTEST_PROCESSES = Set.of("attest-instance", "admit-instance");
-    private static final String MONITOR_ROUND_STEP = "Task_ProbeReplicaSet";
-    private static final String MONITOR_TIMER = "Timer_WaitInterval";
     /** The activity types that are steps someone waits for; gateways and plain events take no time worth a series. */
     private static final Set<String> STEP_TYPES = Set.of("serviceTask", "userTask", "callActivity", "subProcess",
             "sendTask", "scriptTask", "receiveTask", "intermediateTimer", "intermediateMessageCatch", "businessRuleTask");
@@ -100,22 +90,5 @@ class EngineMetrics implements HistoryEventHandler {
                         .register(meters).record(Duration.ofMillis(millis));
             }
         }
-        if (HealVariables.MONITOR_PROCESS.equals(key)) {
-            if (MONITOR_ROUND_STEP.equals(activity.getActivityId())) {
-                meters.counter(MONITOR_ROUNDS).increment();
-            } else if (MONITOR_TIMER.equals(activity.getActivityId())) {
-                lateness(activity.getEndTime()).ifPresent(late -> Timer.builder(MONITOR_LATENESS).register(meters).record(late));
-            }
-        }
-    }
-
-    /** How long after its due date the timer job that ends the wait ran (the job executor's pickup delay). */
-    private static java.util.Optional<Duration> lateness(Date fired) {
-        JobExecutorContext jobs = Context.getJobExecutorContext();
-        JobEntity job = jobs == null ? null : jobs.getCurrentJob();
-        if (job == null || job.getDuedate() == null || fired == null) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(Duration.ofMillis(Math.max(0, fired.getTime() - job.getDuedate().getTime())));
     }
 }

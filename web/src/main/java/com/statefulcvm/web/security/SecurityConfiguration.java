@@ -9,7 +9,7 @@ import org.springframework.core.Ordered;
 
 /**
  * The engine's REST API is open by default; it and our own API require HTTP basic auth against Camunda's
- * identities. The filter also makes the caller the engine's current user, so history records who started what and
+ * identities (our API also takes the webapps' session: {@link WebappSessionAuthentication}). The filter also makes the caller the engine's current user, so history records who started what and
  * the engine checks the caller's authorizations (camunda.bpm.authorization.enabled) on every call made for the
  * request, our controllers' included. It runs first, so that nothing about a request is answered before its caller is
  * known (ApiRequestLimits comes right after it, before anything reads a body).
@@ -27,7 +27,19 @@ public class SecurityConfiguration {
         registration.addInitParameter(ProcessEngineAuthenticationFilter.AUTHENTICATION_PROVIDER_PARAM,
                 HttpBasicAuthenticationProvider.class.getName());
         // the metrics too: they name sets, steps and users' procedures
-        registration.addUrlPatterns("/engine-rest/*", "/api/*", "/actuator/prometheus");
+        registration.addUrlPatterns("/engine-rest/*", "/actuator/prometheus");
+        registration.setOrder(AUTHENTICATION_ORDER);
+        return registration;
+    }
+
+    /** Our API: HTTP basic auth as above, or the webapps' session with its CSRF token (what our Cockpit plugins send). */
+    @Bean
+    public FilterRegistrationBean<WebappSessionAuthentication> apiAuthenticationFilter() {
+        FilterRegistrationBean<WebappSessionAuthentication> registration = new FilterRegistrationBean<>(new WebappSessionAuthentication());
+        registration.setName("orchestrator-api-authentication");
+        registration.addInitParameter(ProcessEngineAuthenticationFilter.AUTHENTICATION_PROVIDER_PARAM,
+                HttpBasicAuthenticationProvider.class.getName());
+        registration.addUrlPatterns("/api/*");
         registration.setOrder(AUTHENTICATION_ORDER);
         return registration;
     }

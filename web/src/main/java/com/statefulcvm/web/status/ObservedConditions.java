@@ -35,22 +35,31 @@ public class ObservedConditions {
         this.clock = clock;
     }
 
-    /** Never fails the caller: conditions are a view of the observation, which has already been recorded. */
-    public void track(ReplicaSetSpec spec, List<InstanceRecord> records) {
+    /**
+     * Never fails the caller: conditions are a view of the observation, which has already been recorded.
+     *
+     * @return true when a condition will change with time alone (an instance counting its min ready): the caller
+     * tracks the set again at its next observation even if nothing else changed
+     */
+    public boolean track(ReplicaSetSpec spec, List<InstanceRecord> records) {
         try {
             Map<String, InstanceCondition> known = new HashMap<>();
             conditions.conditions(spec.getName()).forEach(c -> known.put(key(c.ordinal(), c.type()), c));
+            boolean waiting = false;
             for (InstanceRecord record : records) {
-                track(spec, record, known);
+                waiting |= track(spec, record, known);
             }
+            return waiting;
         } catch (RuntimeException e) {
             log.warn("Could not update the conditions of replica set '{}': {}", spec.getName(), e.getMessage());
+            return true;
         }
     }
 
-    private void track(ReplicaSetSpec spec, InstanceRecord record, Map<String, InstanceCondition> known) {
+    /** True while the instance counts its min ready. */
+    private boolean track(ReplicaSetSpec spec, InstanceRecord record, Map<String, InstanceCondition> known) {
         if (record.status() == null) {
-            return; // never observed
+            return false; // never observed
         }
         int ordinal = record.ordinal();
         boolean running = "running".equals(record.status());
@@ -79,8 +88,10 @@ public class ObservedConditions {
             } else {
                 set(spec, ordinal, ConditionType.Ready, false,
                         "waiting: min ready, healthy for " + healthyFor + " s of " + minReady + " s", known);
+                return true;
             }
         }
+        return false;
     }
 
     /** Writes only what changed; answers the condition's lastTransitionTime as it is after the call. */

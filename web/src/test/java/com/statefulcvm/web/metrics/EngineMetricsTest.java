@@ -16,8 +16,8 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 /**
- * The history events EngineMetrics turns into meters, without an engine: the health monitor's rounds (the e2e tests
- * run without monitors), a procedure's outcome, a cancelled one, an attestation verdict, and what is not a step.
+ * The history events EngineMetrics turns into meters, without an engine: a step's duration, a procedure's outcome, a
+ * cancelled one, an attestation verdict, and what is not a step.
  */
 class EngineMetricsTest {
 
@@ -54,13 +54,12 @@ class EngineMetricsTest {
     }
 
     @Test
-    void monitorRoundsAndStepDurationsAreCounted() {
-        metrics.handleEvent(activityEnded("monitor-health", "Task_ProbeReplicaSet", "serviceTask", 40));
-        metrics.handleEvent(activityEnded("monitor-health", "Task_ProbeReplicaSet", "serviceTask", 60));
+    void stepDurationsAreCounted() {
+        metrics.handleEvent(activityEnded("rollout", "Task_ApplyPlannedAction", "serviceTask", 40));
+        metrics.handleEvent(activityEnded("rollout", "Task_ApplyPlannedAction", "serviceTask", 60));
         metrics.handleEvent(activityEnded("rollout", "Gateway_DrainFirst", "exclusiveGateway", 0));
 
-        assertThat(meters.counter(EngineMetrics.MONITOR_ROUNDS).count()).isEqualTo(2);
-        var probe = meters.get(EngineMetrics.STEP_DURATION).tags("procedure", "monitor-health", "step", "Task_ProbeReplicaSet").timer();
+        var probe = meters.get(EngineMetrics.STEP_DURATION).tags("procedure", "rollout", "step", "Task_ApplyPlannedAction").timer();
         assertThat(probe.count()).isEqualTo(2);
         assertThat(probe.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(100);
         assertThat(meters.find(EngineMetrics.STEP_DURATION).tag("step", "Gateway_DrainFirst").timer()).as("a gateway is no step").isNull();

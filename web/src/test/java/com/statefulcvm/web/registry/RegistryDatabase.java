@@ -21,11 +21,11 @@ import java.util.UUID;
  * whose transaction rules differ: any error aborts the transaction). Each registry test runs on both; the PostgreSQL
  * variant is skipped when no server is configured.
  */
-final class RegistryDatabase {
+public final class RegistryDatabase {
 
-    final DataSource dataSource;
-    final JdbcTemplate jdbc;
-    final DataSourceTransactionManager transactions;
+    public final DataSource dataSource;
+    public final JdbcTemplate jdbc;
+    public final DataSourceTransactionManager transactions;
 
     private RegistryDatabase(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -34,7 +34,7 @@ final class RegistryDatabase {
         transactions = new DataSourceTransactionManager(dataSource);
     }
 
-    static RegistryDatabase h2() {
+    public static RegistryDatabase h2() {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:registry-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         h2.setUser("sa");
@@ -42,7 +42,7 @@ final class RegistryDatabase {
     }
 
     /** Call {@link TestPostgres#requireServer()} in a {@code @BeforeAll} first, so that the class is skipped without one. */
-    static RegistryDatabase postgres() {
+    public static RegistryDatabase postgres() {
         TestPostgres server = TestPostgres.requireServer();
         String schema = "t_" + UUID.randomUUID().toString().replace("-", "");
         new JdbcTemplate(postgres(server, null)).execute("CREATE SCHEMA " + schema);

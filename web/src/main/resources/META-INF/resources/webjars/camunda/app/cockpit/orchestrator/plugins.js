@@ -1,0 +1,336 @@
+// The orchestrator in Cockpit: the fleet on the dashboard (with starts, the plan preview and each set's history of
+// procedures), the operator procedures first on the Processes page, a start button on each procedure's page, and
+// pause, resume and abort (with a reason) on a running rollout's page. Every call goes to our /api with Cockpit's own
+// session and CSRF token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
+import {api, definitionLink, engine, instanceLink, tasklistLink} from './api.js';
+import {PROCEDURES, reportView, startForm, startable} from './forms.js';
+import {Messages, actionButton, badge, button, dialog, h, installStyle, table, text} from './ui.js';
+
+const REFRESH_MS = 5000;
+const enc = encodeURIComponent;
+
+function conditionBadges(conditions) {
+  return (conditions || []).map(c => {
+    if (c.type === 'Ready') {
+      return badge(c.status ? 'Ready' : 'Not ready', c.status ? 'ok' : 'warn', c.reason);
+    }
+    return c.status ? badge(c.type, 'bad', c.reason) : null;
+  });
+}
+
+function youLine(you) {
+  const kinds = Object.entries(you.mayStart || {}).filter(([, may]) => may).map(([kind]) => kind);
+  return h('p', {className: 'orch-muted', 'data-orch': 'you'}, `Logged in as ${you.user}: `,
+    kinds.length ? `may start ${kinds.join(', ')}` : 'may look, not start (read only)',
+    you.mayControlRollouts ? '; may pause, resume and abort rollouts' : '');
+}
+
+/** A set's finished and running procedures, newest first, each opening its report. */
+async function historyPanel(set, panel) {
+  const list = await api.get(`/replica-sets/${enc(set.name)}/procedures?limit=20`);
+  const report = h('div', {'data-orch': 'history-report'});
+  const rows = list.procedures.map(p => ({...p}));
+  panel.replaceChildren(h('div', {className: 'orch-panel', 'data-orch': 'history-panel'}, h('h3', null, `History of ${set.name}`, h('span', {className: 'orch-muted'}, ` (${list.total} procedures, newest first)`)),
+    table(rows, ['kind', 'state', 'outcome', 'requestedBy', 'startedAt', 'endedAt', ''], (row, key) => {
+      if (key === '') {
+        return button('Report', async () => {
+          report.replaceChildren(reportView(await api.get(row.report.replace(/^\/api/, ''))));
+        }, {'data-orch': 'open-report'});
+      }
+      if (key === 'kind' && row.state === 'running') {
+        return h('a', {href: instanceLink(row.processInstanceId)}, row.kind);
+      }
+      return undefined;
+    }),
+    report,
+    button('Close', () => panel.replaceChildren())));
+}
+
+/** A set's instances as Phala and our registry see them now (read from Phala), with the heal and readmit buttons. */
+async function instancesPanel(set, panel, you, messages, refreshFleet) {
+  const view = await api.get(`/replica-sets/${enc(set.name)}`);
+  const mayHeal = you.mayStart && you.mayStart.heal;
+  const rows = (view.instances || []).map(i => ({
+    '#': i.ordinal, slot: i.name, CVM: i.cvmId, status: i.status,
+    'compose hash': i.composeHash ? i.composeHash.substring(0, 12) + '…' : '',
+    health: i.healthy === true ? 'healthy' : i.healthy === false ? 'unhealthy' : 'unknown',
+    attested: i.fenced ? 'fenced' : i.attested === true ? 'admitted' : i.attested === false ? 'refused' : 'not yet',
+    condition: i.fenced ? `${i.fenced} (by ${text(i.fencedBy)} at ${text(i.fencedAt)})` : text(i.condition), i}));
+  const retained = ((view.scaling || {}).retainedSlots || []).map(r => ({
+    '#': r.ordinal, slot: r.name, CVM: r.cvmId, status: 'retained', 'compose hash': '', health: '', attested: '',
+    condition: `retained by ${text(r.retainedBy)} at ${text(r.retainedAt)}: stopped, kept for a scale-up`}));
+  const act = async (path, what) => {
+    try {
+      const started = await api.post(path, {});
+      messages.success(`${what} started: `, h('a', {href: instanceLink(started.processInstanceId)}, 'process instance ' + started.processInstanceId));
+      refreshFleet();
+    } catch (refused) {
+      messages.error(`${what} refused: ${refused.message}`);
+    }
+  };
+  panel.replaceChildren(h('div', {className: 'orch-panel', 'data-orch': 'instances-' + set.name},
+    h('h3', null, `Instances of ${set.name}`, h('span', {className: 'orch-muted'}, ` (${view.readyReplicas}/${view.replicas} ready, app ${text(view.appId)})`)),
+    view.observationError ? h('p', {className: 'text-danger'}, 'Phala could not be read; the last record is shown: ' + view.observationError) : null,
+    table([...rows, ...retained], ['#', 'slot', 'CVM', 'status', 'compose hash', 'health', 'attested', 'condition', ''], (row, key) => {
+      if (key === 'health' || key === 'attested') {
+        const good = row[key] === 'healthy' || row[key] === 'admitted';
+        const bad = ['unhealthy', 'refused', 'fenced'].includes(row[key]);
+        return row[key] ? badge(row[key], good ? 'ok' : bad ? 'bad' : 'warn') : '';
+      }
+      if (key === '') {
+        if (!mayHeal || !row.i) {
+          return '';
+        }
+        return row.i.fenced
+          ? button('Readmit', () => act(`/replica-sets/${enc(set.name)}/instances/${row.i.ordinal}/readmit`, `Readmit of ${row.slot}`), {'data-orch': 'readmit-' + row.slot})
+          : button('Heal', () => act(`/replica-sets/${enc(set.name)}/instances/${row.i.ordinal}/heal`, `Heal of ${row.slot}`), {'data-orch': 'heal-' + row.slot});
+      }
+      return undefined;
+    }),
+    h('div', {className: 'orch-buttons'},
+      button('Refresh', () => instancesPanel(set, panel, you, messages, refreshFleet).catch(e => messages.error(e.message))),
+      button('Close', () => panel.replaceChildren()))));
+}
+
+function fleetTable(fleet, actions) {
+  return table(fleet.sets, ['Set', 'Ready', 'Revision', 'Conditions', 'Running', 'Waiting in Tasklist', 'Actions'], (set, column) => {
+    switch (column) {
+      case 'Set':
+        return h('span', {'data-orch': 'set-' + set.name}, h('b', null, set.name), h('div', {className: 'orch-muted'}, set.workloadType));
+      case 'Ready':
+        return `${set.readyReplicas}/${set.replicas}`;
+      case 'Revision':
+        return set.updateRevision && set.updateRevision !== set.currentRevision
+          ? `${text(set.currentRevision)} → ${set.updateRevision}` : text(set.currentRevision);
+      case 'Conditions':
+        return h('span', {'data-orch': 'conditions-' + set.name}, conditionBadges(set.conditions));
+      case 'Running':
+        return set.procedures.length === 0 ? h('span', {className: 'orch-muted'}, 'nothing')
+          : h('div', {'data-orch': 'running-' + set.name}, set.procedures.map(p => h('div', null,
+            h('a', {href: instanceLink(p.processInstanceId), 'data-orch': 'running-link'}, p.kind),
+            p.paused ? badge('paused', 'warn') : null, ' ', h('span', {className: 'orch-muted'}, text(p.stage)))));
+      case 'Waiting in Tasklist':
+        return set.approvals.length === 0 ? h('span', {className: 'orch-muted'}, 'nothing')
+          : h('div', {'data-orch': 'approvals-' + set.name}, set.approvals.map(task => h('div', null,
+            h('a', {href: tasklistLink(task.taskId), target: '_blank', rel: 'noopener'}, task.name),
+            task.assignee ? h('span', {className: 'orch-muted'}, ` (claimed by ${task.assignee})`) : null)));
+      case 'Actions':
+        return h('div', {'data-orch': 'actions-' + set.name},
+          startable(fleet.you, set).map(kind => button(PROCEDURES[kind].title + '…', () => actions.start(kind, set),
+            {'data-orch': `start-${kind}-${set.name}`})),
+          button('Instances', () => actions.instances(set), {'data-orch': 'instances-' + set.name}),
+          button('History', () => actions.history(set), {'data-orch': 'history-' + set.name}));
+      default:
+        return undefined;
+    }
+  });
+}
+
+/**
+ * Cockpit puts dashboard plugins in a "Custom Plugins" section below its own: the fleet is what an operator opens
+ * Cockpit for, so that section moves to the top of the dashboard and is called "Fleet".
+ */
+function firstOnTheDashboard(node) {
+  const move = () => {
+    const section = node.closest('section.deprecate');
+    if (!section) {
+      return false;
+    }
+    const dashboard = section.parentElement;
+    if (dashboard.firstElementChild !== section) {
+      dashboard.insertBefore(section, dashboard.firstElementChild);
+    }
+    const title = section.querySelector('header .section-title');
+    if (title) {
+      title.textContent = 'Fleet';
+    }
+    return true;
+  };
+  let tries = 0;
+  const timer = setInterval(() => {
+    if (move() || ++tries > 50) {
+      clearInterval(timer);
+    }
+  }, 100);
+}
+
+const fleetDashboard = {
+  id: 'orchestrator-fleet',
+  pluginPoint: 'cockpit.dashboard',
+  priority: 100,
+  render: node => {
+    installStyle();
+    const messages = new Messages();
+    const you = h('div');
+    const refreshed = h('span', {className: 'orch-muted', 'data-orch': 'refreshed'});
+    const fleetArea = h('div', {'data-orch': 'fleet'}, 'Loading the fleet…');
+    const panel = h('div', {'data-orch': 'panel'});
+    node.append(h('section', {className: 'orch', 'data-orch': 'dashboard'},
+      h('p', null, refreshed), you, messages.element, fleetArea, panel));
+    let lastError = null;
+    const actions = {
+      start: async (kind, set) => {
+        const form = await startForm(kind, set, messages, () => {
+          panel.replaceChildren();
+          load();
+        });
+        panel.replaceChildren(h('div', {className: 'orch-panel'}, h('h3', null, `${PROCEDURES[kind].long}: ${set.name}`), form,
+          button('Cancel', () => panel.replaceChildren())));
+      },
+      history: set => historyPanel(set, panel).catch(e => messages.error(`History of ${set.name}: ${e.message}`)),
+      instances: set => instancesPanel(set, panel, current.you, messages, load).catch(e => messages.error(`Instances of ${set.name}: ${e.message}`))
+    };
+    const current = {you: {}};
+    async function load() {
+      try {
+        const fleet = await api.get('/fleet');
+        current.you = fleet.you;
+        you.replaceChildren(youLine(fleet.you));
+        fleetArea.replaceChildren(fleetTable(fleet, actions));
+        refreshed.textContent = 'Refreshed ' + new Date().toLocaleTimeString() + ' (every 5 s)';
+        lastError = null;
+      } catch (e) {
+        // said once, and kept until dismissed; the table shows the last good read meanwhile
+        if (lastError !== e.message) {
+          messages.error('Could not read the fleet: ' + e.message);
+          lastError = e.message;
+        }
+      }
+    }
+    load();
+    firstOnTheDashboard(node);
+    node.orchestratorTimer = setInterval(() => {
+      if (!document.body.contains(node)) {
+        clearInterval(node.orchestratorTimer);
+        return;
+      }
+      load();
+    }, REFRESH_MS);
+  },
+  properties: {label: 'Fleet'}
+};
+
+/** The Processes page: the five operator procedures first, the helpers they call apart below them. */
+const proceduresFirst = {
+  id: 'orchestrator-procedures',
+  pluginPoint: 'cockpit.processes.dashboard',
+  priority: 100,
+  render: (node, {api: pluginApi}) => {
+    installStyle();
+    const area = h('section', {className: 'orch', 'data-orch': 'procedures'}, 'Loading…');
+    node.append(area);
+    (async () => {
+      const rest = engine(pluginApi);
+      const definitions = await rest.get('/process-definition?latestVersion=true&sortBy=name&sortOrder=asc');
+      const operator = definitions.filter(d => PROCEDURES[d.key]);
+      const helpers = definitions.filter(d => !PROCEDURES[d.key]);
+      const counts = await Promise.all(operator.map(d => rest.get(`/process-instance/count?processDefinitionKey=${enc(d.key)}`)));
+      const groups = {};
+      helpers.forEach(d => {
+        const group = d.key.includes('-') && /^(drain|rejoin|add|join|leave|sequence)-/.test(d.key) ? d.key.split('-')[0] + '-<type>' : 'other';
+        (groups[group] = groups[group] || []).push(d);
+      });
+      area.replaceChildren(h('h3', null, 'Operator procedures'),
+        table(operator.map((d, n) => ({procedure: d.name || d.key, key: d.key, version: d.version, running: counts[n].count, d})),
+          ['procedure', 'key', 'version', 'running'], (row, key) => key === 'procedure'
+            ? h('a', {href: definitionLink(row.d.id), 'data-orch': 'procedure-' + row.key}, row.procedure) : undefined),
+        h('h4', null, 'Helpers ', h('span', {className: 'orch-muted'}, '(called by the procedures above, never started by an operator)')),
+        h('div', {'data-orch': 'helpers'}, Object.entries(groups).sort().map(([group, list]) => h('div', null, h('b', null, group + ': '),
+          list.map((d, n) => [n ? ', ' : '', h('a', {href: definitionLink(d.id)}, d.key)])))));
+    })().catch(e => area.replaceChildren('Could not list the procedures: ' + e.message));
+  },
+  properties: {label: 'Operator procedures'}
+};
+
+async function definitionKey(pluginApi, processDefinitionId) {
+  return (await engine(pluginApi).get(`/process-definition/${enc(processDefinitionId)}`)).key;
+}
+
+/** On an operator procedure's page: start it, for a set chosen in the dialog. */
+const startFromDefinition = {
+  id: 'orchestrator-start',
+  pluginPoint: 'cockpit.processDefinition.runtime.action',
+  priority: 100,
+  render: (node, {api: pluginApi, processDefinitionId}) => {
+    (async () => {
+      const key = await definitionKey(pluginApi, processDefinitionId);
+      if (!PROCEDURES[key]) {
+        return;
+      }
+      const fleet = await api.get('/fleet');
+      const sets = fleet.sets.filter(set => startable(fleet.you, set).includes(key));
+      if (sets.length === 0) {
+        return;
+      }
+      node.append(actionButton('play', `Start a ${PROCEDURES[key].noun}`, async () => {
+        const {body, close} = dialog(PROCEDURES[key].long);
+        const messages = new Messages();
+        const formArea = h('div');
+        const choose = h('select', {className: 'form-control input-sm', name: 'replicaSet', 'data-orch': 'choose-set',
+          onchange: () => show(sets.find(s => s.name === choose.value))}, sets.map(s => h('option', {value: s.name}, s.name)));
+        async function show(set) {
+          formArea.replaceChildren(await startForm(key, set, messages, () => formArea.replaceChildren()));
+        }
+        body.append(messages.element, h('label', null, 'Replica set'), choose, formArea,
+          h('div', {className: 'orch-buttons'}, button('Close', close)));
+        show(sets[0]);
+      }, {'data-orch': 'start-from-definition'}));
+    })().catch(e => console.error('orchestrator: start button', e)); // eslint-disable-line no-console
+  }
+};
+
+/** On a running procedure's page: its report; on a rollout, pause, resume and abort, each with the operator's reason. */
+const controlInstance = {
+  id: 'orchestrator-control',
+  pluginPoint: 'cockpit.processInstance.runtime.action',
+  priority: 100,
+  render: (node, {api: pluginApi, processInstanceId}) => {
+    (async () => {
+      const instance = await engine(pluginApi).get(`/process-instance/${enc(processInstanceId)}`);
+      const key = await definitionKey(pluginApi, instance.definitionId);
+      if (!PROCEDURES[key]) {
+        return;
+      }
+      const kindPath = {rollout: 'rollouts', heal: 'heals', failover: 'failovers', scale: 'scales', 'lights-out-recovery': 'lights-out-recoveries'}[key];
+      node.append(actionButton('list-alt', `Report of this ${PROCEDURES[key].noun}: steps, approvals, outcome`, async () => {
+        const {body, close} = dialog('Report');
+        try {
+          body.append(reportView(await api.get(`/${kindPath}/${enc(processInstanceId)}`)));
+        } catch (e) {
+          body.append(h('p', {className: 'text-danger'}, e.message));
+        }
+        body.append(h('div', {className: 'orch-buttons'}, button('Close', close)));
+      }, {'data-orch': 'report-button'}));
+      const you = await api.get('/me');
+      if (key !== 'rollout' || !you.mayControlRollouts) {
+        return;
+      }
+      const glyphs = {pause: 'pause', resume: 'play', abort: 'stop'};
+      for (const action of ['pause', 'resume', 'abort']) {
+        node.append(actionButton(glyphs[action], `${action[0].toUpperCase() + action.substring(1)} this rollout (asks why)`,
+          () => control(action), {'data-orch': 'control-' + action}));
+      }
+      function control(action) {
+        const {body, close} = dialog(`${action[0].toUpperCase() + action.substring(1)} this rollout`);
+        const reason = h('input', {type: 'text', className: 'form-control', name: 'reason', 'data-orch': 'control-reason',
+          placeholder: 'why (recorded with the rollout, shown in its report)'});
+        const answer = h('div', {'data-orch': 'control-answer'});
+        const confirm = button(action[0].toUpperCase() + action.substring(1), async () => {
+          confirm.disabled = true;
+          try {
+            await api.post(`/rollouts/${enc(processInstanceId)}/${action}`, reason.value.trim() ? {reason: reason.value.trim()} : {});
+            answer.replaceChildren(h('p', {className: 'text-success'}, action === 'pause'
+              ? 'Pause requested: the rollout stops at the next wave boundary.' : action === 'resume' ? 'Resumed.' : 'Abort requested.'));
+          } catch (refused) {
+            answer.replaceChildren(h('p', {className: 'text-danger'}, refused.message));
+          } finally {
+            confirm.disabled = false;
+          }
+        }, {className: 'btn btn-primary', 'data-orch': 'control-confirm'});
+        body.append(h('label', null, 'Reason'), reason, answer, h('div', {className: 'orch-buttons'}, confirm, button('Close', close)));
+      }
+    })().catch(e => console.error('orchestrator: instance actions', e)); // eslint-disable-line no-console
+  }
+};
+
+export default [fleetDashboard, proceduresFirst, startFromDefinition, controlInstance];

@@ -1,0 +1,139 @@
+// Small DOM helpers for the orchestrator's Cockpit plugins: elements, tables, messages that stay until dismissed, a
+// dialog. Plain DOM, styled to sit inside Cockpit's own Bootstrap look.
+
+const STYLE = `
+.orch { font-size: 13px; }
+.orch h3 { margin: 4px 0 8px; font-size: 16px; }
+.orch table.orch-table { width: 100%; border-collapse: collapse; margin: 4px 0 10px; }
+.orch table.orch-table th, .orch table.orch-table td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #ddd; vertical-align: top; }
+.orch table.orch-table th { background: #f5f5f5; font-weight: 600; }
+.orch .orch-badge { display: inline-block; padding: 1px 6px; margin: 0 4px 2px 0; border-radius: 3px; font-size: 11px; font-weight: 600; }
+.orch .orch-ok { background: #dff0d8; color: #2b542c; }
+.orch .orch-bad { background: #f2dede; color: #a94442; }
+.orch .orch-warn { background: #fcf8e3; color: #8a6d3b; }
+.orch .orch-muted { color: #777; }
+.orch .orch-messages > div { position: relative; padding: 6px 28px 6px 10px; margin: 0 0 6px; border-radius: 3px; }
+.orch .orch-messages .orch-close { position: absolute; right: 6px; top: 3px; border: none; background: none; font-size: 16px; cursor: pointer; }
+.orch .orch-panel { border: 1px solid #ccc; border-radius: 4px; padding: 10px; margin: 8px 0; background: #fafafa; }
+.orch label { display: block; font-weight: 600; margin: 6px 0 2px; }
+.orch .orch-hint { font-weight: normal; color: #777; }
+.orch textarea { width: 100%; font-family: monospace; font-size: 12px; }
+.orch input[type=text], .orch input[type=number], .orch select { min-width: 240px; }
+.orch .orch-buttons { margin-top: 8px; }
+.orch .orch-buttons button, .orch td button { margin: 0 4px 2px 0; }
+.orch-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.35); z-index: 2000; overflow: auto; }
+.orch-overlay > .orch-dialog { background: #fff; max-width: 860px; margin: 60px auto; padding: 14px 18px; border-radius: 4px; box-shadow: 0 4px 20px rgba(0,0,0,.3); }
+`;
+
+export function installStyle() {
+  if (!document.getElementById('orchestrator-style')) {
+    const style = document.createElement('style');
+    style.id = 'orchestrator-style';
+    style.textContent = STYLE;
+    document.head.appendChild(style);
+  }
+}
+
+/** h('div', {className: 'x', onclick: f}, 'text', child, ...): null and false children are left out. */
+export function h(tag, attrs, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) {
+      continue;
+    }
+    if (name.startsWith('on')) {
+      element.addEventListener(name.substring(2), value);
+    } else if (name === 'className' || name === 'textContent' || name === 'value' || name === 'htmlFor') {
+      element[name] = value;
+    } else {
+      element.setAttribute(name, value === true ? '' : value);
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) {
+      continue;
+    }
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export function text(value) {
+  if (value === null || value === undefined) {
+    return '';
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export function badge(label, kind, title) {
+  return h('span', {className: 'orch-badge orch-' + kind, title}, label);
+}
+
+export function button(label, onclick, attrs) {
+  return h('button', {type: 'button', className: 'btn btn-default btn-sm', onclick, ...(attrs || {})}, label);
+}
+
+/** A button for Cockpit's action bars (a column of icon buttons): a Bootstrap glyphicon, its meaning in the title. */
+export function actionButton(glyph, title, onclick, attrs) {
+  return h('button', {type: 'button', className: 'btn btn-default action-button', title, 'aria-label': title, onclick, ...(attrs || {})},
+    h('span', {className: 'glyphicon glyphicon-' + glyph}));
+}
+
+/** A table of objects: the columns are given, or every key the rows have, in order of appearance. */
+export function table(rows, columns, cellOf) {
+  const keys = columns || [...new Set(rows.flatMap(row => Object.keys(row)))];
+  return h('table', {className: 'orch-table'},
+    h('thead', null, h('tr', null, keys.map(key => h('th', null, key)))),
+    h('tbody', null, rows.map(row => h('tr', null, keys.map(key => {
+      const content = cellOf ? cellOf(row, key) : undefined;
+      return h('td', null, content !== undefined ? content : text(row[key]));
+    })))));
+}
+
+/**
+ * Messages that stay until the operator dismisses them: a refresh of the page's data leaves them alone, so a refused
+ * or accepted start leaves its trace on screen.
+ */
+export class Messages {
+  constructor() {
+    this.element = h('div', {className: 'orch-messages', 'data-orch': 'messages'});
+  }
+
+  add(kind, ...content) {
+    const css = kind === 'error' ? 'alert alert-danger' : kind === 'warning' ? 'alert alert-warning' : 'alert alert-success';
+    const message = h('div', {className: css, 'data-orch': 'message-' + kind, role: kind === 'error' ? 'alert' : 'status'},
+      ...content,
+      h('button', {type: 'button', className: 'orch-close', title: 'Dismiss', 'aria-label': 'Dismiss',
+        onclick: () => message.remove()}, '×'));
+    this.element.prepend(message);
+    return message;
+  }
+
+  error(...content) {
+    return this.add('error', ...content);
+  }
+
+  success(...content) {
+    return this.add('success', ...content);
+  }
+}
+
+/** A dialog over the page; returns {body, close}. Closed by its buttons or by Escape. */
+export function dialog(title) {
+  installStyle();
+  const body = h('div', {className: 'orch'});
+  const overlay = h('div', {className: 'orch-overlay', 'data-orch': 'dialog'},
+    h('div', {className: 'orch-dialog', role: 'dialog', 'aria-label': title}, h('h3', null, title), body));
+  const onKey = event => {
+    if (event.key === 'Escape') {
+      close();
+    }
+  };
+  function close() {
+    document.removeEventListener('keydown', onKey);
+    overlay.remove();
+  }
+  document.addEventListener('keydown', onKey);
+  document.body.append(overlay);
+  return {body, close};
+}
