@@ -15,6 +15,10 @@
 #        and writes them as `export` lines to <dir>/env (source it). A server left in <dir> is stopped first.
 #   postgres-server.sh env  <dir>           prints the same lines again
 #   postgres-server.sh stop <dir>           fast shutdown (immediate after STOP_GRACE seconds); <dir> is kept
+#   postgres-server.sh restart <dir> [down-seconds=0]
+#                                           the server of <dir> stopped (fast: sessions cut, a checkpoint), down that
+#                                           long, then started again on the same port with the same data (a database
+#                                           restart for the chaos tests); returns once it accepts connections again
 #
 # TEST ONLY: fsync, synchronous_commit and full_page_writes are off (a crash of the machine loses the data, which
 # is thrown away anyway), local socket connections are trusted. Never use this server for anything else.
@@ -27,7 +31,7 @@ START_TIMEOUT=${START_TIMEOUT:-60}
 STOP_GRACE=${STOP_GRACE:-20}
 
 usage() {
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -67,6 +71,23 @@ cmd_stop() {
     || as_runner "$PG_BIN_DIR/pg_ctl" -D "$DIR/data" -m immediate -w stop >/dev/null 2>&1 \
     || stop_pid "$pid" 5 KILL
   wait_until 10 "the server of $DIR to exit" pid_gone "$pid"
+}
+
+cmd_restart() {
+  local pid down=${1:-0}
+  [[ "$down" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "down-seconds '$down': a number of seconds"
+  find_pg_bin_dir
+  set_run_as
+  [ -f "$DIR/server.env" ] || die "no server in $DIR (run start first)"
+  pid=$(server_pid)
+  if [ -n "$pid" ]; then
+    # fast, not immediate: this test server runs without fsync and synchronous_commit, so a crash would lose commits
+    as_runner "$PG_BIN_DIR/pg_ctl" -D "$DIR/data" -m fast -t "$STOP_GRACE" -w stop >/dev/null 2>&1 || stop_pid "$pid" 5 KILL
+    wait_until 10 "the server of $DIR to exit" pid_gone "$pid"
+  fi
+  sleep "$down"
+  as_runner "$PG_BIN_DIR/pg_ctl" -D "$DIR/data" -l "$DIR/postgres.log" -t "$START_TIMEOUT" -w start >/dev/null \
+    || { tail_log "$DIR/postgres.log"; die "the server did not start again"; }
 }
 
 cmd_start() {
@@ -113,13 +134,14 @@ command=$1
 shift
 case "$command" in
   available) cmd_available ;;
-  start|stop|env)
+  start|stop|restart|env)
     [ $# -ge 1 ] || usage
     DIR=$(abs_dir "$1")
     shift
     case "$command" in
       start) cmd_start "$@" ;;
       stop) cmd_stop ;;
+      restart) cmd_restart "$@" ;;
       env) print_env ;;
     esac
     ;;

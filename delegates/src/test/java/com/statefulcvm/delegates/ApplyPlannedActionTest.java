@@ -4,17 +4,29 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.rollout.ApplyPlannedAction;
 import com.statefulcvm.delegates.support.ComposeUpdater;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.EffectSettings;
+import com.statefulcvm.delegates.support.EnvUpdater;
+import com.statefulcvm.delegates.support.MemoryEffectIntents;
+import com.statefulcvm.delegates.support.PhalaEffects;
+import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.effects.Effect;
+import com.statefulcvm.fleet.effects.EffectIntent;
+import com.statefulcvm.fleet.effects.EffectState;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
@@ -23,13 +35,15 @@ import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 /**
  * "Apply the planned action" on a slot whose CVM already has the target compose: a running CVM is restarted, but a
  * stopped one (it crashed during its update, the progress deadline halted the rollout and the operator retries the
- * slot) is started, since Phala refuses to restart a CVM that is not running.
+ * slot) is started, since Phala refuses to restart a CVM that is not running. Whatever it asks, it asks once per
+ * attempt at the slot: the job that runs again after its node died (its variables rolled back) reads the intent.
  */
 class ApplyPlannedActionTest {
 
@@ -38,10 +52,10 @@ class ApplyPlannedActionTest {
     private final SlotReader slots = mock(SlotReader.class);
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final DelegateExecution execution = mock(DelegateExecution.class);
-    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots,
-            new ComposeUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), phala,
-            new com.statefulcvm.delegates.support.EnvUpdater(phala, new com.statefulcvm.delegates.support.OnChainRegistrations()),
+    private final MemoryEffectIntents intents = new MemoryEffectIntents();
+    private final PhalaEffects effects = new PhalaEffects(phala, intents, Clock.systemUTC(), new EffectSettings(null));
+    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
             new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)));
 
     @BeforeEach
@@ -52,7 +66,14 @@ class ApplyPlannedActionTest {
         when(slots.slot(execution)).thenReturn("webdemo-1");
         when(slots.action(execution)).thenReturn(RolloutAction.RESTART);
         when(execution.getVariable("targetCompose")).thenReturn(TARGET);
-        when(execution.getVariable("restartRequested")).thenReturn(false);
+        when(execution.getProcessInstanceId()).thenReturn("rollout-1");
+        when(execution.getProcessDefinitionId()).thenReturn("rollout:3:abc");
+        when(execution.getVariable("replicaSet")).thenReturn("webdemo");
+        when(execution.getVariable("slot")).thenReturn("webdemo-1");
+    }
+
+    private EffectScope scope() {
+        return EffectScope.of(execution);
     }
 
     private void slotHas(CvmInfo cvm) {
@@ -66,8 +87,8 @@ class ApplyPlannedActionTest {
         verify(phala).start("cvm_abc");
         verify(phala, never()).restart(anyString(), anyBoolean());
         verify(phala, never()).updateDockerCompose(any(), any());
-        verify(execution).setVariable("restartRequested", true);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("start of webdemo-1 requested")));
+        assertThat(intents.find(scope().key(Effect.START, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
+        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("start of webdemo-1")));
     }
 
     @Test
@@ -80,18 +101,30 @@ class ApplyPlannedActionTest {
 
     @Test
     void aStartAlreadyRequestedIsNotRequestedAgain() throws Exception {
-        when(execution.getVariable("restartRequested")).thenReturn(true);
+        when(phala.start("cvm_abc")).thenReturn(ComposeUpdaterTest.cvm("starting", true, TARGET));
         slotHas(ComposeUpdaterTest.cvm("stopped", false, TARGET));
         apply.execute(execution);
-        verify(phala, never()).start(anyString());
+        // the job's node died before the commit: the job runs again and finds the CVM crashed once more
+        apply.execute(execution);
+        verify(phala, times(1)).start(anyString());
         verify(phala, never()).restart(anyString(), anyBoolean());
+    }
+
+    @Test
+    void aRestartWhoseJobDiedAfterPhalaAcceptedItIsNotMadeAgainOnceTheCvmHasSettled() throws Exception {
+        when(phala.restart("cvm_abc", false)).thenReturn(ComposeUpdaterTest.cvm("restarting", true, TARGET));
+        slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
+        apply.execute(execution);
+        // rolled back: no variable says it asked, and the CVM is running and settled again, as before the restart
+        apply.execute(execution);
+        verify(phala, times(1)).restart("cvm_abc", false);
+        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.contains("not asked again")));
     }
 
     @Test
     void anEnvRolloutOnTheTargetComposeSendsTheEncryptedEnvOnceAndDoesNotRestartOnTop() throws Exception {
         when(execution.getVariable("targetEnvKeys")).thenReturn("DB_PASSWORD,GREETING");
         when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
-        when(execution.getVariable("envUpdateRequested")).thenReturn(false);
         when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
@@ -100,8 +133,8 @@ class ApplyPlannedActionTest {
         verify(phala).updateEnvs("cvm_abc", new com.statefulcvm.connectors.phala.model.EnvUpdate("abcdef", java.util.List.of("DB_PASSWORD", "GREETING")));
         verify(phala, never()).restart(anyString(), anyBoolean());
         verify(phala, never()).updateDockerCompose(any(), any());
-        verify(execution).setVariable("envUpdateRequested", true);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("env update of webdemo-1 accepted (DB_PASSWORD, GREETING")));
+        assertThat(intents.find(scope().key(Effect.UPDATE_ENV, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
+        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("env update of webdemo-1 (DB_PASSWORD, GREETING)")));
     }
 
     @Test
@@ -120,12 +153,15 @@ class ApplyPlannedActionTest {
     @Test
     void anEnvUpdateAlreadyAcceptedIsNotSentAgain() throws Exception {
         when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
-        when(execution.getVariable("envUpdateRequested")).thenReturn(true);
+        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
         when(execution.getVariable("composeChangeSlots")).thenReturn(java.util.List.of());
+        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
         apply.execute(execution);
+        apply.execute(execution);
 
-        verify(phala, never()).updateEnvs(anyString(), any());
+        verify(phala, times(1)).updateEnvs(anyString(), any());
+        verify(phala, never()).restart(anyString(), anyBoolean());
     }
 }

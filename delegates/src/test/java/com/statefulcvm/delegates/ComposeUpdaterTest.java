@@ -6,6 +6,10 @@ import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.Progress;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
 import com.statefulcvm.delegates.support.ComposeUpdater;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.EffectSettings;
+import com.statefulcvm.delegates.support.MemoryEffectIntents;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.model.CommitUpdateResult;
@@ -13,10 +17,10 @@ import com.statefulcvm.delegates.support.OnChainRegistrations;
 import org.camunda.bpm.engine.delegate.BpmnError;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import java.util.Map;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
@@ -32,8 +36,11 @@ class ComposeUpdaterTest {
     private static final String NEW = "services:\n  web:\n    image: b\n";
 
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
-    private final ComposeUpdater updater = new ComposeUpdater(phala, new OnChainRegistrations());
+    private final MemoryEffectIntents intents = new MemoryEffectIntents();
+    private final ComposeUpdater updater = new ComposeUpdater(new PhalaEffects(phala, intents, java.time.Clock.systemUTC(),
+            new EffectSettings(null)), new OnChainRegistrations());
     private final DelegateExecution execution = mock(DelegateExecution.class);
+    private final EffectScope scope = new EffectScope("webdemo", "webdemo-1", "rollout", "pid-1", "pid-1/webdemo-1#1");
 
     static CvmInfo cvm(String status, boolean inProgress, String compose) {
         return new CvmInfo("cvm_abc", "webdemo-1", "a".repeat(40), "uuid", "i".repeat(40), status, inProgress,
@@ -44,21 +51,31 @@ class ComposeUpdaterTest {
     @Test
     void aSettledCvmOnTheOldComposeIsUpdated() {
         when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new UpdateResult("in_progress", "accepted", "corr-1", null));
-        String outcome = updater.ensureUpdateRequested(execution, cvm("running", false, OLD), NEW);
+        String outcome = updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW);
         verify(phala).updateDockerCompose("cvm_abc", NEW);
         assertThat(outcome).contains("accepted").contains("corr-1");
     }
 
     @Test
+    void anUpdateAcceptedBeforeIsNotSentAgainEvenWhenTheCvmSettledWithoutIt() {
+        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new UpdateResult("in_progress", "accepted", "corr-1", null));
+        updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW);
+        // the job died before its commit; Phala shows the CVM back on the old compose
+        String outcome = updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW);
+        verify(phala, times(1)).updateDockerCompose(any(), any());
+        assertThat(outcome).contains("accepted before");
+    }
+
+    @Test
     void aCvmThatAlreadyHasTheTargetIsNotUpdatedAgain() {
-        String outcome = updater.ensureUpdateRequested(execution, cvm("running", false, NEW + "\n"), NEW);
+        String outcome = updater.ensureUpdateRequested(execution, scope, cvm("running", false, NEW + "\n"), NEW);
         verify(phala, never()).updateDockerCompose(any(), any());
         assertThat(outcome).contains("already has the target compose");
     }
 
     @Test
     void aBusyCvmIsLeftAloneUntilItSettles() {
-        String outcome = updater.ensureUpdateRequested(execution, cvm("updating", true, NEW), NEW);
+        String outcome = updater.ensureUpdateRequested(execution, scope, cvm("updating", true, NEW), NEW);
         verify(phala, never()).updateDockerCompose(any(), any());
         assertThat(outcome).contains("busy");
     }
@@ -66,10 +83,10 @@ class ComposeUpdaterTest {
     @Test
     void runningTheStepTwiceAgainstTheObservedStateUpdatesOnce() {
         when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new UpdateResult("in_progress", "accepted", "corr-1", null));
-        updater.ensureUpdateRequested(execution, cvm("running", false, OLD), NEW);
+        updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW);
         // The retried job reads the CVM again: Phala shows the new compose and the update in progress.
-        updater.ensureUpdateRequested(execution, cvm("updating", true, NEW), NEW);
-        updater.ensureUpdateRequested(execution, cvm("running", false, NEW), NEW);
+        updater.ensureUpdateRequested(execution, scope, cvm("updating", true, NEW), NEW);
+        updater.ensureUpdateRequested(execution, scope, cvm("running", false, NEW), NEW);
         verify(phala, times(1)).updateDockerCompose(any(), any());
     }
 
@@ -78,18 +95,17 @@ class ComposeUpdaterTest {
                 "compose_hash", TextNode.valueOf("ab".repeat(32)), "app_id", TextNode.valueOf("a".repeat(40)),
                 "device_id", TextNode.valueOf("dev"), "commit_token", TextNode.valueOf("tok"));
         return new PhalaApiException(465, null, "register it", null, "PATCH", "/cvms/cvm_abc/docker-compose", fields,
-                true, null) {
-        };
+                true, null);
     }
 
     @Test
     void a465InARolloutAsksForTheRegistrationOnceThenCommitsEachCvmWithItsTransaction() {
-        ExecutionEntityStub rollout = new ExecutionEntityStub();
+        ProcessInstanceStub rollout = new ProcessInstanceStub();
         when(execution.getVariable(OnChainRegistrations.ON_CHAIN_STEP)).thenReturn(true);
         when(execution.getProcessInstance()).thenReturn(rollout.execution);
         when(phala.updateDockerCompose("cvm_abc", NEW)).thenThrow(onChain465());
 
-        assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, cvm("running", false, OLD), NEW))
+        assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW))
                 .isInstanceOfSatisfying(BpmnError.class, e -> assertThat(e.getErrorCode()).isEqualTo(OnChainRegistrations.ERROR_CODE));
         assertThat(rollout.variables).containsEntry(OnChainRegistrations.COMPOSE_HASH, "ab".repeat(32))
                 .containsEntry(OnChainRegistrations.CONTRACT, "0x" + "a".repeat(40))
@@ -97,33 +113,32 @@ class ComposeUpdaterTest {
         verify(phala, never()).commitUpdate(any(), any(), any(), any());
 
         // the operator registered it: the rollout holds the transaction hash for that compose hash
-        rollout.variables.put(OnChainRegistrations.REGISTERED_HASH, "ab".repeat(32));
-        rollout.variables.put(OnChainRegistrations.TRANSACTION_HASH, "0x" + "cd".repeat(32));
         when(execution.getVariable(OnChainRegistrations.REGISTERED_HASH)).thenReturn("ab".repeat(32));
         when(execution.getVariable(OnChainRegistrations.TRANSACTION_HASH)).thenReturn("0x" + "cd".repeat(32));
         when(phala.commitUpdate("cvm_abc", "tok", "ab".repeat(32), "0x" + "cd".repeat(32)))
                 .thenReturn(new CommitUpdateResult("corr-9", "in_progress"));
 
-        String outcome = updater.ensureUpdateRequested(execution, cvm("running", false, OLD), NEW);
+        String outcome = updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW);
 
-        assertThat(outcome).contains("committed on chain").contains("corr-9");
+        assertThat(outcome).contains("committed").contains("corr-9");
+        verify(phala, times(1)).commitUpdate("cvm_abc", "tok", "ab".repeat(32), "0x" + "cd".repeat(32));
     }
 
     @Test
     void a465OutsideTheRolloutsOnChainStepFailsTheJobWithWhatToRegister() {
         when(phala.updateDockerCompose("cvm_abc", NEW)).thenThrow(onChain465());
 
-        assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, cvm("running", false, OLD), NEW))
+        assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("addComposeHash(0x" + "ab".repeat(32) + ") on 0x" + "a".repeat(40));
     }
 
     /** A process instance that keeps what is set on it. */
-    static final class ExecutionEntityStub {
+    static final class ProcessInstanceStub {
         final Map<String, Object> variables = new java.util.HashMap<>();
         final DelegateExecution execution = mock(DelegateExecution.class);
 
-        ExecutionEntityStub() {
+        ProcessInstanceStub() {
             org.mockito.Mockito.doAnswer(call -> variables.put(call.getArgument(0), call.getArgument(1)))
                     .when(execution).setVariable(anyString(), any());
             org.mockito.Mockito.doAnswer(call -> variables.remove(call.getArgument(0)))

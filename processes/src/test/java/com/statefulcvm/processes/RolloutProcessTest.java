@@ -132,6 +132,7 @@ class RolloutProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             fenced.add((String) ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
@@ -487,6 +488,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         runWave(); // webdemo-2 updated
         runWave(); // webdemo-1 never healthy
+        org.assertj.core.api.Assertions.assertThat(runtimeService().getVariable(pi.getId(), "phalaCloudUnreachable")).as("Phala answers").isNull();
         execute(job("BoundaryEvent_ProgressDeadline"));
         assertThat(pi).isWaitingAt("CallActivity_RollBack").hasNotPassed("UserTask_RolloutHalted");
         ProcessInstance rollback = runtimeService().createProcessInstanceQuery().superProcessInstanceId(pi.getId()).singleResult();
@@ -501,6 +503,23 @@ class RolloutProcessTest {
         assertThat(pi).isEnded().hasPassed("EndEvent_RolledBack");
         that(applied.subList(applied.size() - 3, applied.size())).allMatch(a -> a.endsWith("@services: {old: 1}"));
         org.assertj.core.api.Assertions.assertThat(historyOutcome(pi)).contains("rolled back after: progress deadline");
+    }
+
+    @Test
+    void underRollbackAnOutageOfPhalaHandsOverInsteadOfStartingARollbackThatNeedsPhalaToo() {
+        onFailure = "ROLLBACK";
+        unhealthy.add("webdemo-1");
+        ProcessInstance pi = startApproved();
+        runWave(); // webdemo-2 updated
+        runWave(); // webdemo-1 stuck
+        // a step of this rollout waits for Phala Cloud (PhalaOutagePause sets this on the procedure while it does)
+        runtimeService().setVariable(pi.getId(), "phalaCloudUnreachable", "Phala Cloud unreachable since 12:00 (503)");
+        execute(job("BoundaryEvent_ProgressDeadline"));
+        assertThat(pi).isWaitingAt("UserTask_RolloutHalted").hasNotPassed("CallActivity_RollBack");
+        org.assertj.core.api.Assertions.assertThat(runtimeService().createProcessInstanceQuery().superProcessInstanceId(pi.getId()).count())
+                .as("no rollback started").isZero();
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "haltReason")).asString()
+                .contains("progress deadline").contains("not rolled back while Phala Cloud unreachable since 12:00");
     }
 
     @Test

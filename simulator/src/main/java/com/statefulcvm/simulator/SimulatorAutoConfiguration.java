@@ -36,6 +36,7 @@ import com.statefulcvm.simulator.web.FaultFilter;
 import com.statefulcvm.simulator.web.GatewayBackendFilter;
 import com.statefulcvm.simulator.web.GatewayController;
 import com.statefulcvm.simulator.web.KmsController;
+import com.statefulcvm.simulator.web.LoopbackOnlyFilter;
 import com.statefulcvm.simulator.web.RequestJournal;
 import com.statefulcvm.simulator.web.RequestJournalFilter;
 import com.statefulcvm.simulator.web.SimulatedConsulController;
@@ -46,7 +47,7 @@ import com.statefulcvm.simulator.web.SimulatedPatroniController;
  * Serves the simulated Phala Cloud inside any servlet application that sets {@code simulator.enabled=true}:
  * the API under {@code /simulator/api/v1}, the gateway under {@code /simulator/gateway} (with simulated Patroni, Consul
  * and etcd APIs behind it), the admin endpoints under
- * {@code /simulator/_admin}; simulated CVMs may be backed by real local processes ({@link ProcessBackends}).
+ * {@code /simulator/_admin} (this machine only, {@link LoopbackOnlyFilter}); simulated CVMs may be backed by real local processes ({@link ProcessBackends}).
  * Everything is registered here; nothing relies on the host's component scan. Each API
  * call is answered in the version its {@code X-Phala-Version} names ({@link ApiVersionFilter}).
  */
@@ -82,11 +83,14 @@ public class SimulatorAutoConfiguration {
         return new FaultInjector();
     }
 
-    /** The simulated attestation PKI: new keys and certificates at every start; its root is the trust anchor. */
+    /**
+     * The simulated attestation PKI: new keys and certificates at every start; its root is the trust anchor (its key
+     * derived from {@code simulator.authority-seed} when that is set).
+     */
     @Bean
     @ConditionalOnMissingBean
-    public SimulatedTdxAuthority simulatedTdxAuthority() {
-        return new SimulatedTdxAuthority();
+    public SimulatedTdxAuthority simulatedTdxAuthority(SimulatorProperties properties) {
+        return new SimulatedTdxAuthority(java.time.Clock.systemUTC(), properties.getAuthoritySeed());
     }
 
     @Bean
@@ -125,6 +129,16 @@ public class SimulatorAutoConfiguration {
         registration.setName("simulatorApiKeyFilter");
         registration.addUrlPatterns(ApiPaths.API + "/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 50);
+        return registration;
+    }
+
+    /** The admin controls take no login: this machine only. */
+    @Bean
+    public FilterRegistrationBean<LoopbackOnlyFilter> simulatorAdminLoopbackFilter() {
+        FilterRegistrationBean<LoopbackOnlyFilter> registration = new FilterRegistrationBean<>(new LoopbackOnlyFilter());
+        registration.setName("simulatorAdminLoopbackFilter");
+        registration.addUrlPatterns(ApiPaths.ADMIN + "/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 49);
         return registration;
     }
 

@@ -37,6 +37,13 @@ public class SimulatorProperties implements Validator {
     private final Timings timings = new Timings();
 
     /**
+     * Tests only: when set, the simulated attestation root CA's key is derived from this text, so that several
+     * simulators started with the same seed (a standalone one, and the embedded one whose root an orchestrator node
+     * trusts) share one trust anchor. Unset (the default), the key is new at every start.
+     */
+    private String authoritySeed;
+
+    /**
      * Simulated CVMs backed by real local processes, by CVM name: the lifecycle runs the backend's commands and the
      * gateway proxies the mapped ports to the process ({@code com.statefulcvm.simulator.backend.ProcessBackends}).
      */
@@ -89,6 +96,14 @@ public class SimulatorProperties implements Validator {
 
     public Timings getTimings() {
         return timings;
+    }
+
+    public String getAuthoritySeed() {
+        return authoritySeed;
+    }
+
+    public void setAuthoritySeed(String authoritySeed) {
+        this.authoritySeed = authoritySeed;
     }
 
     public Map<String, Backend> getBackends() {

@@ -18,6 +18,8 @@ import com.statefulcvm.fleet.AdmissionRequest;
 import com.statefulcvm.fleet.AttestationSpec;
 import com.statefulcvm.fleet.AttestedIdentity;
 import com.statefulcvm.fleet.NonceBinding;
+import com.statefulcvm.delegates.admission.FenceOverride;
+import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -30,20 +32,25 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * "Verify the instance's TDX evidence": draws a nonce, asks the CVM's guest agent for a quote bound to it, verifies
  * the quote and event log, and applies the set's admission policy. The verdict is recorded on the instance
- * (its Attested condition) and returned to the diagram, which refuses to go on without it. An admitted instance
- * lifts its slot's fence, if it had one (a readmit, or a rollout that brought the slot to an honest revision); a
- * refused one is fenced by the diagram's next step.
+ * (its Attested condition) and returned to the diagram, which refuses to go on without it. A fenced slot is refused
+ * ({@value #FENCED}) without asking for evidence unless an operator brings it back ({@link FenceOverride}: a readmit, or
+ * the lights-out override); there, an admitted instance lifts the fence. A refused one is fenced by the diagram's next
+ * step.
  */
 @Component("attestInstance")
 public class AttestInstance implements JavaDelegate {
 
     private static final Logger log = LoggerFactory.getLogger(AttestInstance.class);
+
+    /** The code of a refusal because the slot is fenced and the procedure may not lift the fence. */
+    public static final String FENCED = "FENCED";
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
@@ -74,7 +81,15 @@ public class AttestInstance implements JavaDelegate {
         AttestationSpec policy = step.spec().getAttestation();
         AdmissionDecision decision;
         String checks = "";
-        if (!policy.isRequired()) {
+        int ordinal = replicaSets.ordinalOf(step.spec(), step.slot());
+        Optional<Fence> fence = fences.fence(step.spec().getName(), ordinal);
+        String liftedBy = FenceOverride.liftedBy(execution);
+        if (fence.isPresent() && liftedBy == null) {
+            // no procedure but an operator's readmit (or the lights-out override) brings a fenced slot back
+            decision = new AdmissionDecision(false, FENCED, List.of(step.slot() + " is " + fence.get().summary()
+                    + "; only an operator's readmit lifts the fence"));
+            checks = "not verified: the slot is fenced";
+        } else if (!policy.isRequired()) {
             decision = AdmissionDecision.admit();
             checks = "attestation not required by the set's policy";
         } else {
@@ -93,7 +108,7 @@ public class AttestInstance implements JavaDelegate {
                 decision = new AdmissionDecision(false, "QUOTE_INVALID", List.of("malformed evidence: " + malformed.getMessage()));
             }
         }
-        record(execution, step, decision, checks);
+        record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
     }
 
     /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */
@@ -123,14 +138,19 @@ public class AttestInstance implements JavaDelegate {
                 verdict.tcbStatus(), verdict.reportData());
     }
 
-    private void record(DelegateExecution execution, SlotStep step, AdmissionDecision decision, String checks) {
+    /** @param liftedBy who lifts the slot's fence with this admission (a readmit, the lights-out override); null: none stands */
+    private void record(DelegateExecution execution, SlotStep step, AdmissionDecision decision, String checks, String liftedBy) {
         execution.setVariable("attested", decision.admitted());
         execution.setVariable("attestationCode", decision.code());
         execution.setVariable("attestationReason", decision.summary());
         execution.setVariable("attestationChecks", checks);
         observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
         if (decision.admitted()) {
-            fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
+            if (liftedBy != null) {
+                fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
+                execution.setVariable("fenceLiftedBy", liftedBy);
+                log.warn("{} admitted after attestation: its fence is lifted by {}", step.slot(), liftedBy);
+            }
             log.info("{} admitted after attestation", step.slot());
         } else {
             log.warn("{} NOT admitted: {}", step.slot(), decision.summary());

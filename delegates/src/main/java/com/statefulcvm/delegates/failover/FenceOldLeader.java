@@ -1,8 +1,10 @@
 package com.statefulcvm.delegates.failover;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -20,8 +22,9 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
  * "Fence the old leader: stop its CVM". A leader that lost its Patroni may still run PostgreSQL, or come back with it:
  * stopped, its CVM cannot serve writes as a second primary. A hard stop, since nothing on it is to be saved. The step
  * answers {@code oldLeaderFenced} and the diagram polls: a stopped CVM, or one that is gone, is fenced; a CVM busy
- * with another operation is left to settle first; a settled one that is not stopped is stopped (again, if an earlier
- * request did not take), so running the step twice never does harm.
+ * with another operation is left to settle first; a settled one that is not stopped is stopped, once per run of the
+ * CVM ({@link PhalaEffects#stopUntilItHolds}: a stop whose intent shows it took is not asked again, unless the CVM has
+ * booted again since), so running the step twice never does harm.
  */
 @Component("fenceOldLeader")
 public class FenceOldLeader implements JavaDelegate {
@@ -30,11 +33,11 @@ public class FenceOldLeader implements JavaDelegate {
     static final String STOPPED = "stopped";
 
     private final SlotReader slots;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
 
-    public FenceOldLeader(SlotReader slots, PhalaCloudClient phala) {
+    public FenceOldLeader(SlotReader slots, PhalaEffects effects) {
         this.slots = slots;
-        this.phala = phala;
+        this.effects = effects;
     }
 
     @Override
@@ -60,8 +63,9 @@ public class FenceOldLeader implements JavaDelegate {
             execution.setVariable(STAGE, "fencing " + oldLeader + ": its CVM is " + cvm.status() + ", waiting for it to settle");
             return;
         }
+        EffectOutcome outcome;
         try {
-            phala.stop(cvm.id());
+            outcome = effects.stopUntilItHolds(EffectScope.of(execution, oldLeader), cvm);
         } catch (PhalaApiException e) {
             if (e.isRetryable() || e.isNoResponse() || e.status() == 400) {
                 // 400: it stopped between the read and the request; 409 and no answer: the next poll sees where it is
@@ -70,8 +74,8 @@ public class FenceOldLeader implements JavaDelegate {
             }
             throw e;
         }
-        execution.setVariable(FENCE_REQUESTED, true);
-        execution.setVariable(STAGE, "fencing " + oldLeader + ": stop of CVM " + cvm.id() + " requested (it was " + cvm.status() + ")");
+        execution.setVariable(FENCE_REQUESTED, outcome.taken());
+        execution.setVariable(STAGE, "fencing " + oldLeader + ": stop of CVM " + cvm.id() + " (it was " + cvm.status() + "): " + outcome.text());
         log.info("Failover of {}: stopping the old leader's CVM {} ({}), which was {}", spec.getName(), oldLeader, cvm.id(), cvm.status());
     }
 

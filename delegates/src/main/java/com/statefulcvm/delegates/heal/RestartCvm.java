@@ -1,8 +1,10 @@
 package com.statefulcvm.delegates.heal;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ConditionType;
@@ -21,7 +23,8 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 /**
  * "Restart the CVM": the same CVM again, its disk and instance_id kept. A running CVM is restarted, a stopped or
  * crashed one started (Phala refuses a restart of a stopped CVM). Idempotent: a CVM that is busy is left to settle,
- * and the request is remembered in the step's own variable, since a restart cannot be seen afterwards. A slot with no
+ * and the request is asked at most once ({@link RestartOnce}: its intent is committed before the call, since a restart
+ * cannot be seen afterwards, so a job that runs again after a kill or a database restart asks nothing twice). A slot with no
  * CVM ends the step with the BPMN error {@value #CVM_GONE}: only a replacement can fill it. A slot that a rollout has
  * taken over meanwhile is left to it ({@link YieldToRollout}).
  */
@@ -29,19 +32,18 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 public class RestartCvm implements JavaDelegate {
 
     public static final String CVM_GONE = "CVM_GONE";
-    static final String RESTART_REQUESTED = "restartRequested";
     private static final Logger log = LoggerFactory.getLogger(RestartCvm.class);
 
     private final SlotReader slots;
-    private final PhalaCloudClient phala;
+    private final RestartOnce restarts;
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
     private final HealStarter starter;
 
-    public RestartCvm(SlotReader slots, PhalaCloudClient phala, ReplicaSetObserver observer, SlotConditions conditions,
+    public RestartCvm(SlotReader slots, RestartOnce restarts, ReplicaSetObserver observer, SlotConditions conditions,
                       HealStarter starter) {
         this.slots = slots;
-        this.phala = phala;
+        this.restarts = restarts;
         this.observer = observer;
         this.conditions = conditions;
         this.starter = starter;
@@ -59,19 +61,16 @@ public class RestartCvm implements JavaDelegate {
         }
         CvmInfo cvm = found.get();
         observer.observe(spec, cvm);
+        EffectScope scope = EffectScope.of(execution);
+        Optional<EffectOutcome> asked = restarts.again(scope, cvm);
         String stage;
-        if (Boolean.TRUE.equals(execution.getVariable(RESTART_REQUESTED))) {
-            stage = "restart of " + cvm.name() + " already requested";
+        if (asked.isPresent()) {
+            stage = "restart of " + cvm.name() + ": " + asked.get().text();
         } else if (!cvm.isSettled()) {
             stage = "CVM " + cvm.name() + " is busy (" + cvm.status() + "); waiting for it to settle instead of restarting it";
-        } else if (cvm.isRunning()) {
-            phala.restart(cvm.id(), false);
-            execution.setVariable(RESTART_REQUESTED, true);
-            stage = "restart of " + cvm.name() + " requested (disk and instance " + cvm.instanceId() + " kept)";
         } else {
-            phala.start(cvm.id());
-            execution.setVariable(RESTART_REQUESTED, true);
-            stage = "start of " + cvm.name() + " requested: it was " + cvm.status() + " (disk and instance " + cvm.instanceId() + " kept)";
+            String what = cvm.isRunning() ? "restart of " + cvm.name() : "start of " + cvm.name() + " (it was " + cvm.status() + ")";
+            stage = what + ": " + restarts.restartOrStart(scope, cvm).text() + " (disk and instance " + cvm.instanceId() + " kept)";
         }
         log.info("Heal of {}: {}", slot, stage);
         conditions.set(spec, slot, ConditionType.Programmed, true, stage);

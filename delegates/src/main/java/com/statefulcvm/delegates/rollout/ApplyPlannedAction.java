@@ -1,9 +1,11 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ComposeUpdater;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.EnvUpdater;
+import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
@@ -25,29 +27,28 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 
 /**
  * "Apply the planned action": asks Phala for what the plan says this slot needs: a compose update, an env update
- * (an env rollout; both, compose first, when it carries both), a restart, a new CVM or a deletion. Each branch decides from what Phala
- * shows, so a job that runs again finds its work done or under way and does not repeat it; only a restart of an
- * unchanged compose cannot be seen afterwards, so the step remembers it asked.
+ * (an env rollout; both, compose first, when it carries both), a restart, a new CVM or a deletion. Each branch decides
+ * from what Phala shows, and each call is made through {@link PhalaEffects}: its intent is committed first, so a job
+ * that runs again (after a crash, a kill -9 or a database restart) reads it back and never restarts, updates, creates
+ * or deletes twice for one attempt at the slot ({@link EffectScope}).
  */
 @Component("applyPlannedAction")
 public class ApplyPlannedAction implements JavaDelegate {
 
-    static final String RESTART_REQUESTED = "restartRequested";
     /** Set by the plan: the slots whose compose differed from the target then, so their planned RESTART is the update. */
     static final String COMPOSE_CHANGE_SLOTS = "composeChangeSlots";
-    private static final String STATUS_STOPPED = "stopped";
 
     private final SlotReader slots;
     private final ComposeUpdater updater;
     private final SlotProvisioner provisioner;
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
-    private final PhalaCloudClient phala;
+    private final RestartOnce restarts;
     private final EnvUpdater envs;
     private final TargetCompose targets;
 
     public ApplyPlannedAction(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner,
-                              ReplicaSetObserver observer, SlotConditions conditions, PhalaCloudClient phala, EnvUpdater envs,
+                              ReplicaSetObserver observer, SlotConditions conditions, RestartOnce restarts, EnvUpdater envs,
                               TargetCompose targets) {
         this.targets = targets;
         this.envs = envs;
@@ -56,7 +57,7 @@ public class ApplyPlannedAction implements JavaDelegate {
         this.provisioner = provisioner;
         this.observer = observer;
         this.conditions = conditions;
-        this.phala = phala;
+        this.restarts = restarts;
     }
 
     @Override
@@ -66,11 +67,12 @@ public class ApplyPlannedAction implements JavaDelegate {
         RolloutAction action = slots.action(execution);
         String target = targets.of(execution);
         Optional<CvmInfo> cvm = slots.find(spec, slot);
+        EffectScope scope = EffectScope.of(execution);
         String outcome = switch (action) {
-            case ADD_SURGE -> provisioner.ensureCreated(spec, slot, cvm, target);
+            case ADD_SURGE -> provisioner.ensureCreated(scope, spec, slot, cvm, target);
             case REFRESH -> "refresh: the CVM is not changed; it is re-attested and recorded on the target";
-            case RESTART -> restart(execution, slot, cvm, target);
-            case REPLACE -> replace(execution, slot, cvm);
+            case RESTART -> restart(execution, scope, slot, cvm, target);
+            case REPLACE -> replace(execution, scope, slot, cvm);
             case NONE, REMOVE_SURGE -> throw new IllegalArgumentException("action " + action + " is not an instance update");
         };
         cvm.ifPresent(c -> observer.observe(spec, c));
@@ -81,12 +83,12 @@ public class ApplyPlannedAction implements JavaDelegate {
         execution.setVariable(STAGE, outcome);
     }
 
-    private String restart(DelegateExecution execution, String slot, Optional<CvmInfo> found, String target) {
+    private String restart(DelegateExecution execution, EffectScope scope, String slot, Optional<CvmInfo> found, String target) {
         CvmInfo cvm = found.orElseThrow(() -> new IllegalStateException(
                 "slot " + slot + " has no CVM to update in place; heal or scale creates it"));
         if (!ComposeText.same(cvm.dockerCompose(), target)) {
             // with an env change too, the env update follows once the CVM has settled on the compose (AwaitCvmRunning)
-            return updater.ensureUpdateRequested(execution, cvm, target);
+            return updater.ensureUpdateRequested(execution, scope, cvm, target);
         }
         if (envs.pending(execution, RolloutAction.RESTART)) {
             // the env update restarts the CVM: it is this slot's update
@@ -95,28 +97,23 @@ public class ApplyPlannedAction implements JavaDelegate {
         if (envs.requested(execution)) {
             return "env update of " + cvm.name() + " already requested; not restarted on top of it";
         }
-        if (Boolean.TRUE.equals(execution.getVariable(RESTART_REQUESTED))) {
-            return "restart of " + cvm.name() + " already requested";
+        Optional<EffectOutcome> asked = restarts.again(scope, cvm);
+        if (asked.isPresent()) {
+            return "restart of " + cvm.name() + ": " + asked.get().text();
         }
         if (!cvm.isSettled()) {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); waiting for it to settle";
         }
-        if (STATUS_STOPPED.equals(cvm.status())) {
-            // Phala refuses to restart a stopped CVM (400): one that crashed during its update has the target and
-            // only needs to run again, when the operator retries the slot.
-            phala.start(cvm.id());
-            execution.setVariable(RESTART_REQUESTED, true);
-            return "start of " + cvm.name() + " requested (stopped, compose unchanged)";
-        }
-        if (composeChangePlanned(execution, slot)) {
-            // The plan moves this slot to the target compose and the CVM runs it: an earlier attempt of this step
-            // requested the update and did not commit (its node crashed or lost the job's lock). That update was the
-            // restart; another one would take the instance down a second time.
+        if (cvm.isRunning() && composeChangePlanned(execution, slot)) {
+            // The plan moves this slot to the target compose and the CVM runs it: an earlier attempt at the slot
+            // requested the update (the operator retried it since). That update was the restart; another one would
+            // take the instance down a second time.
             return "CVM " + cvm.name() + " already runs the target compose (its update was requested by an earlier attempt); not restarted again";
         }
-        phala.restart(cvm.id(), false);
-        execution.setVariable(RESTART_REQUESTED, true);
-        return "restart of " + cvm.name() + " requested (compose unchanged)";
+        // Phala refuses to restart a stopped CVM (400): one that crashed during its update has the target and only
+        // needs to run again, when the operator retries the slot.
+        return (cvm.isRunning() ? "restart of " : "start of ") + cvm.name() + " (compose unchanged): "
+                + restarts.restartOrStart(scope, cvm).text();
     }
 
     /** True when the slot's compose differed from the target when the rollout was planned (PlanRollout). */
@@ -124,7 +121,7 @@ public class ApplyPlannedAction implements JavaDelegate {
         return execution.getVariable(COMPOSE_CHANGE_SLOTS) instanceof Collection<?> planned && planned.contains(slot);
     }
 
-    private String replace(DelegateExecution execution, String slot, Optional<CvmInfo> found) {
+    private String replace(DelegateExecution execution, EffectScope scope, String slot, Optional<CvmInfo> found) {
         String old = slots.boundInstanceId(execution);
         if (found.isEmpty()) {
             return "the old CVM of " + slot + " is gone; a new one is created next";
@@ -133,6 +130,6 @@ public class ApplyPlannedAction implements JavaDelegate {
         if (old != null && !Objects.equals(old, cvm.instanceId())) {
             return "CVM " + slot + " is already a new instance (" + cvm.instanceId() + ")";
         }
-        return provisioner.ensureDeleteRequested(cvm) + "; a new CVM takes the slot";
+        return provisioner.ensureDeleteRequested(scope, cvm) + "; a new CVM takes the slot";
     }
 }

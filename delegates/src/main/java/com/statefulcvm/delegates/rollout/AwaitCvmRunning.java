@@ -2,6 +2,9 @@ package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ComposeUpdater;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
+import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
@@ -24,8 +27,10 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 
 /**
  * "Check the CVM is running and settled": ready means running, no operation in progress, and the target compose in
- * place (for a replacement: on a new instance), and an env rollout's env applied. A CVM that settled without it is asked again; a slot that a
- * replacement or a surge leaves empty gets its new CVM here.
+ * place (for a replacement: on a new instance), an env rollout's env applied, and no effect of this attempt whose
+ * outcome is unknown (a restart or env update its job asked for before it died: looked at again through
+ * {@link PhalaEffects}, and asked once more only if Phala shows it did not take). A CVM that settled without the
+ * compose is asked for it (once per attempt); a slot that a replacement or a surge leaves empty gets its new CVM here.
  */
 @Component("awaitCvmRunning")
 public class AwaitCvmRunning implements JavaDelegate {
@@ -36,12 +41,14 @@ public class AwaitCvmRunning implements JavaDelegate {
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
     private final EnvUpdater envs;
+    private final RestartOnce restarts;
     private final TargetCompose targets;
 
     public AwaitCvmRunning(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner, ReplicaSetObserver observer,
-                           SlotConditions conditions, EnvUpdater envs, TargetCompose targets) {
+                           SlotConditions conditions, EnvUpdater envs, RestartOnce restarts, TargetCompose targets) {
         this.targets = targets;
         this.envs = envs;
+        this.restarts = restarts;
         this.slots = slots;
         this.updater = updater;
         this.provisioner = provisioner;
@@ -56,11 +63,12 @@ public class AwaitCvmRunning implements JavaDelegate {
         RolloutAction action = slots.action(execution);
         String target = targets.of(execution);
         Optional<CvmInfo> found = slots.find(spec, slot);
+        EffectScope scope = EffectScope.of(execution);
         boolean running = false;
         String stage;
         if (found.isEmpty()) {
             stage = action == RolloutAction.ADD_SURGE || action == RolloutAction.REPLACE
-                    ? provisioner.ensureCreated(spec, slot, found, target)
+                    ? provisioner.ensureCreated(scope, spec, slot, found, target)
                     : "slot " + slot + " has no CVM any more; waiting (the progress deadline hands it to the operator)";
         } else {
             CvmInfo cvm = found.get();
@@ -68,15 +76,19 @@ public class AwaitCvmRunning implements JavaDelegate {
             String replaced = slots.boundInstanceId(execution);
             boolean hasTarget = ComposeText.same(cvm.dockerCompose(), target);
             if (action == RolloutAction.REPLACE && replaced != null && Objects.equals(replaced, cvm.instanceId())) {
-                stage = "old CVM of " + slot + " still present: " + provisioner.ensureDeleteRequested(cvm);
+                stage = "old CVM of " + slot + " still present: " + provisioner.ensureDeleteRequested(scope, cvm);
             } else if (cvm.isSettled() && hasTarget && envs.pending(execution, action)) {
                 // an env rollout's env goes in once the CVM has the compose: a new CVM, or one that took a compose change first
                 stage = envs.ensureUpdateRequested(execution, cvm);
+            } else if (cvm.isRunning() && cvm.isSettled() && hasTarget && envs.unfinished(execution)) {
+                stage = envs.ensureUpdateRequested(execution, cvm);
+            } else if (cvm.isRunning() && cvm.isSettled() && hasTarget && restarts.unfinished(scope)) {
+                stage = "CVM " + cvm.name() + ": " + restarts.again(scope, cvm).map(o -> o.text()).orElse("restart asked");
             } else if (cvm.isRunning() && cvm.isSettled() && hasTarget) {
                 running = true;
                 stage = "CVM " + cvm.name() + " is running the target compose; attesting and probing health";
             } else if (cvm.isSettled() && !hasTarget) {
-                stage = updater.ensureUpdateRequested(execution, cvm, target);
+                stage = updater.ensureUpdateRequested(execution, scope, cvm, target);
             } else {
                 stage = "waiting for CVM " + cvm.name() + ": status " + cvm.status() + (cvm.isSettled() ? "" : ", operation in progress");
             }

@@ -1,6 +1,7 @@
 package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
@@ -56,6 +57,6 @@ public class RemoveSurgeInstance implements JavaDelegate {
             return;
         }
         execution.setVariable(SURGE_REMOVED, false);
-        execution.setVariable(STAGE, provisioner.ensureDeleteRequested(cvm.get()));
+        execution.setVariable(STAGE, provisioner.ensureDeleteRequested(EffectScope.of(execution), cvm.get()));
     }
 }

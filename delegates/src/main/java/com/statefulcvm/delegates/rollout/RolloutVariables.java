@@ -55,8 +55,6 @@ public final class RolloutVariables {
     public static final String TARGET_ENCRYPTED_ENV = "targetEncryptedEnv";
     /** Comma-separated names of the variables an env rollout sets (the {@code env_keys}); absent without an env change. */
     public static final String TARGET_ENV_KEYS = "targetEnvKeys";
-    /** Local to each instance step: its env update was accepted by Phala (the CVM shows nothing to tell it by). */
-    public static final String ENV_UPDATE_REQUESTED = "envUpdateRequested";
     public static final String WAVES = "waves";
     public static final String WAVE = "wave";
     public static final String SURGE_SLOTS = "surgeSlots";

@@ -1,7 +1,8 @@
 package com.statefulcvm.delegates.scale;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -26,12 +27,12 @@ public class RemoveScaledSlot implements JavaDelegate {
 
     private final SlotReader slots;
     private final SlotProvisioner provisioner;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
 
-    public RemoveScaledSlot(SlotReader slots, SlotProvisioner provisioner, PhalaCloudClient phala) {
+    public RemoveScaledSlot(SlotReader slots, SlotProvisioner provisioner, PhalaEffects effects) {
         this.slots = slots;
         this.provisioner = provisioner;
-        this.phala = phala;
+        this.effects = effects;
     }
 
     @Override
@@ -40,6 +41,7 @@ public class RemoveScaledSlot implements JavaDelegate {
         String slot = slots.slot(execution);
         ScaleDownPolicy policy = ScaleDownPolicy.valueOf((String) execution.getVariable(SCALE_DOWN_POLICY));
         Optional<CvmInfo> found = slots.find(spec, slot);
+        EffectScope scope = EffectScope.of(execution);
         boolean done;
         String stage;
         if (found.isEmpty()) {
@@ -47,7 +49,7 @@ public class RemoveScaledSlot implements JavaDelegate {
             stage = slot + " has no CVM (any more)";
         } else if (policy == ScaleDownPolicy.DELETE) {
             done = false;
-            stage = provisioner.ensureDeleteRequested(found.get());
+            stage = provisioner.ensureDeleteRequested(scope, found.get());
         } else {
             CvmInfo cvm = found.get();
             // settled and not running: stopped (or crashed), which is what a retained slot is
@@ -57,8 +59,8 @@ public class RemoveScaledSlot implements JavaDelegate {
             } else if (!cvm.isSettled()) {
                 stage = "waiting for CVM " + slot + " to stop: " + cvm.status() + ", operation in progress";
             } else {
-                phala.shutdown(cvm.id());
-                stage = "shutdown of " + slot + " requested: its disk and instance " + cvm.instanceId() + " are retained";
+                stage = "shutdown of " + slot + " (its disk and instance " + cvm.instanceId() + " are retained): "
+                        + effects.shutdown(scope, cvm).text();
             }
         }
         execution.setVariable(SLOT_REMOVED, done);

@@ -34,7 +34,6 @@ public final class ScaleVariables {
     // --- per slot (local to the slot's sub-process)
     /** The slot's CVM was retained by an earlier scale-down: it comes back with its disk and identity. */
     public static final String RETAINED = "retainedSlot";
-    public static final String START_REQUESTED = "startRequested";
     /** The slot's CVM can be reached (running and settled): drained before it leaves. */
     public static final String CVM_REACHABLE = "cvmReachable";
     public static final String SLOT_REMOVED = "slotRemoved";

@@ -1,10 +1,11 @@
 package com.statefulcvm.delegates.support;
 
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
-import com.statefulcvm.connectors.phala.model.UpdateResult;
 import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.effects.Effect;
+import com.statefulcvm.fleet.effects.EffectIntent;
+import com.statefulcvm.fleet.effects.EffectState;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,40 +13,45 @@ import org.springframework.stereotype.Component;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ENV_UPDATE_REQUESTED;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_ENCRYPTED_ENV;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_ENV_KEYS;
 
 /**
  * The env half of an instance update: replaces a CVM's encrypted environment with the rollout's ({@code PATCH
- * /cvms/{id}/envs}). Unlike a compose, an env cannot be read back from Phala, so the step remembers in the instance
- * step's own {@code envUpdateRequested} that Phala accepted it; a busy CVM is left alone (a job that runs again after
- * a crash finds the update under way). Only the variable names are ever logged.
+ * /cvms/{id}/envs}). Unlike a compose, an env cannot be read back from Phala, so whether this attempt at the slot has
+ * asked for it is its intent ({@link PhalaEffects}), committed before the call: a job that runs again after a crash, a
+ * kill or a database restart finds it and asks nothing twice. A busy CVM is left alone. Only the variable names are
+ * ever logged.
  */
 @Component
 public class EnvUpdater {
 
     private static final Logger log = LoggerFactory.getLogger(EnvUpdater.class);
 
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final OnChainRegistrations onChain;
 
-    public EnvUpdater(PhalaCloudClient phala, OnChainRegistrations onChain) {
-        this.phala = phala;
+    public EnvUpdater(PhalaEffects effects, OnChainRegistrations onChain) {
+        this.effects = effects;
         this.onChain = onChain;
     }
 
-    /** True when the rollout carries an env change that this slot's {@code action} still has to apply. */
+    /** True when the rollout carries an env change that this slot's {@code action} still has to ask for. */
     public boolean pending(DelegateExecution execution, RolloutAction action) {
         boolean updatesInstance = action == RolloutAction.RESTART || action == RolloutAction.REPLACE || action == RolloutAction.ADD_SURGE;
-        return updatesInstance && !envKeys(execution).isEmpty()
-                && !Boolean.TRUE.equals(execution.getVariable(ENV_UPDATE_REQUESTED));
+        return updatesInstance && !envKeys(execution).isEmpty() && intent(execution).isEmpty();
     }
 
-    /** True when this instance step's env update was accepted already. */
+    /** True when this attempt at the slot has asked for its env update (taken, or its outcome not known yet). */
     public boolean requested(DelegateExecution execution) {
-        return !envKeys(execution).isEmpty() && Boolean.TRUE.equals(execution.getVariable(ENV_UPDATE_REQUESTED));
+        return !envKeys(execution).isEmpty() && intent(execution).isPresent();
+    }
+
+    /** True when this attempt's env update was asked for and nobody knows yet whether Phala took it. */
+    public boolean unfinished(DelegateExecution execution) {
+        return !envKeys(execution).isEmpty() && intent(execution).map(i -> i.state().open()).orElse(false);
     }
 
     /** @return what happened, in words for the process's {@code stage} variable */
@@ -54,15 +60,20 @@ public class EnvUpdater {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); its env update follows once it settles";
         }
         List<String> keys = envKeys(execution);
+        EffectScope scope = EffectScope.of(execution);
         EnvUpdate update = new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys);
         // new env_keys change an on-chain KMS app's compose hash: phase 2 sends the hashes in the body (SDK updateCvmEnvs)
-        UpdateResult result = onChain.send(execution, cvm, () -> phala.updateEnvs(cvm.id(), update),
-                (required, transaction) -> phala.updateEnvs(cvm.id(), update.withOnChainCommit(required.composeHash(), transaction)));
-        execution.setVariable(ENV_UPDATE_REQUESTED, true);
-        log.info("Requested env update of {} ({}), variables {}: {} correlation {}", cvm.name(), cvm.id(), keys,
-                result.status(), result.correlationId());
-        return "env update of " + cvm.name() + " accepted (" + String.join(", ", keys) + "; " + result.status()
-                + ", correlation " + result.correlationId() + ")";
+        EffectOutcome outcome = onChain.send(execution, cvm, () -> effects.updateEnvs(scope, cvm, update),
+                (required, transaction) -> effects.updateEnvs(scope, cvm, update.withOnChainCommit(required.composeHash(), transaction)));
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Requested env update of {} ({}), variables {}: {}", cvm.name(), cvm.id(), keys, outcome.intent().outcome());
+        }
+        return "env update of " + cvm.name() + " (" + String.join(", ", keys) + "): " + outcome.text();
+    }
+
+    /** The attempt's env update intent, unless Phala refused it (then it may be asked again). */
+    private Optional<EffectIntent> intent(DelegateExecution execution) {
+        return effects.intent(EffectScope.of(execution), Effect.UPDATE_ENV).filter(i -> i.state() != EffectState.NOT_APPLIED);
     }
 
     /** The names the rollout sets; empty without an env change. */

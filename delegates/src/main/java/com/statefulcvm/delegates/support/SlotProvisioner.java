@@ -14,25 +14,26 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Creates and deletes the CVM of one slot, deciding from what Phala shows (not from a flag we wrote), so that a job
- * that runs again after a crash never creates a second CVM or deletes a new one.
+ * Creates and deletes the CVM of one slot, deciding from what Phala shows, and asking each at most once per intention
+ * ({@link PhalaEffects}), so that a job that runs again after a crash never creates a second CVM or deletes a new one.
  */
 @Component
 public class SlotProvisioner {
 
     private static final Logger log = LoggerFactory.getLogger(SlotProvisioner.class);
+
     /**
      * How long one job goes on retrying a create the service refuses while another CVM of the workspace is being
      * created; after that the job fails and the engine retries it (failedJobRetryTimeCycle).
      */
     static final Duration CREATE_WAIT_IN_A_JOB = Duration.ofSeconds(30);
 
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final ReplicaSets replicaSets;
     private final InstanceCreator creator;
 
-    public SlotProvisioner(PhalaCloudClient phala, ReplicaSets replicaSets) {
-        this.phala = phala;
+    public SlotProvisioner(PhalaEffects effects, ReplicaSets replicaSets, PhalaCloudClient phala) {
+        this.effects = effects;
         this.replicaSets = replicaSets;
         this.creator = new InstanceCreator(phala);
     }
@@ -42,25 +43,29 @@ public class SlotProvisioner {
      * ({@link ReplicaSetSpec#slotSpec}). {@code compose} null copies the app's template.
      * @return what happened, in words for the process's {@code stage} variable
      */
-    public String ensureCreated(ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose) {
-        return ensureCreated(spec, slot, existing, compose, null);
+    public String ensureCreated(EffectScope scope, ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose) {
+        return ensureCreated(scope, spec, slot, existing, compose, null);
     }
 
     /** As above, with the environment already encrypted to the app's key (null: the app template's). */
-    public String ensureCreated(ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose, String encryptedEnv) {
+    public String ensureCreated(EffectScope scope, ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose,
+                                String encryptedEnv) {
         if (existing.isPresent()) {
             return "CVM " + slot + " exists (" + existing.get().status() + "); not created again";
         }
         SlotSpec slotSpec = spec.slotSpec(replicaSets.ordinalOf(spec, slot));
-        CvmInfo created = create(spec, slot, slotSpec, compose, encryptedEnv, CREATE_WAIT_IN_A_JOB);
-        log.info("Created CVM {} ({}) in slot {} of replica set '{}'{}", created.name(), created.id(), slot, spec.getName(),
-                slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
-        return "CVM " + slot + " created (" + created.status() + ")" + (slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+        EffectOutcome outcome = effects.create(scope, () -> create(spec, slot, slotSpec, compose, encryptedEnv, CREATE_WAIT_IN_A_JOB));
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Created CVM {} in slot of replica set '{}'{}", slot, spec.getName(),
+                    slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+        }
+        return "CVM " + slot + ": " + outcome.text() + (slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
     }
 
     /**
      * Creates the slot's CVM one at a time with the workspace's other creates, waits until Phala lists it and names it
-     * after the slot ({@link InstanceCreator}); {@code maxWait} bounds the retries of the service's busy answer.
+     * after the slot ({@link InstanceCreator}: the SDK's create has no name); {@code maxWait} bounds the retries of the
+     * service's busy answer. A CVM an interrupted create left unnamed in the set's own app is named instead.
      */
     public CvmInfo create(ReplicaSetSpec spec, String slot, SlotSpec slotSpec, String compose, String encryptedEnv,
                           Duration maxWait) {
@@ -70,15 +75,17 @@ public class SlotProvisioner {
     }
 
     /** Asks Phala to delete the CVM unless it is already being deleted or busy. */
-    public String ensureDeleteRequested(CvmInfo cvm) {
+    public String ensureDeleteRequested(EffectScope scope, CvmInfo cvm) {
         if ("deleting".equals(cvm.status())) {
             return "CVM " + cvm.name() + " is being deleted";
         }
         if (!cvm.isSettled()) {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); deleting it once it settles";
         }
-        phala.delete(cvm.id());
-        log.info("Requested deletion of CVM {} ({}, instance {})", cvm.name(), cvm.id(), cvm.instanceId());
-        return "deletion of CVM " + cvm.name() + " requested";
+        EffectOutcome outcome = effects.delete(scope, cvm);
+        if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            log.info("Requested deletion of CVM {} ({}, instance {})", cvm.name(), cvm.id(), cvm.instanceId());
+        }
+        return "deletion of CVM " + cvm.name() + ": " + outcome.text();
     }
 }

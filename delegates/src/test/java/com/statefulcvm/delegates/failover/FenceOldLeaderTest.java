@@ -30,7 +30,9 @@ class FenceOldLeaderTest {
     private final SlotReader slots = mock(SlotReader.class);
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final DelegateExecution execution = mock(DelegateExecution.class);
-    private final FenceOldLeader fence = new FenceOldLeader(slots, phala);
+    private final FenceOldLeader fence = new FenceOldLeader(slots, new com.statefulcvm.delegates.support.PhalaEffects(phala,
+            new com.statefulcvm.delegates.support.MemoryEffectIntents(), java.time.Clock.systemUTC(),
+            new com.statefulcvm.delegates.support.EffectSettings(null)));
 
     @BeforeEach
     void theOldLeaderIsPg0() {
@@ -38,6 +40,8 @@ class FenceOldLeaderTest {
         spec.setName("pg");
         when(slots.spec(execution)).thenReturn(spec);
         when(execution.getVariable("oldLeader")).thenReturn("pg-0");
+        when(execution.getProcessInstanceId()).thenReturn("failover-1");
+        when(execution.getVariable("replicaSet")).thenReturn("pg");
     }
 
     private static CvmInfo cvm(String status, boolean inProgress) {

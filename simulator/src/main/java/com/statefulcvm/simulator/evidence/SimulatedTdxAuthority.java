@@ -78,6 +78,8 @@ public final class SimulatedTdxAuthority {
     private static final Duration BACKDATE = Duration.ofDays(1);
     private static final Duration CERT_LIFE = Duration.ofDays(3650);
     private static final Duration CRL_LIFE = Duration.ofDays(30);
+    /** The seeded root's validity starts here, whenever a process makes it. */
+    private static final Instant SEEDED_FROM = Instant.parse("2025-01-01T00:00:00Z");
 
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
@@ -95,22 +97,36 @@ public final class SimulatedTdxAuthority {
     }
 
     public SimulatedTdxAuthority(Clock clock) {
+        this(clock, null);
+    }
+
+    /**
+     * @param rootSeed null for a new root key; else the root key derived from it (tests that run several simulators
+     *                 which must share a trust anchor: only the key and the subject must match for a chain to end in it)
+     */
+    public SimulatedTdxAuthority(Clock clock, String rootSeed) {
         this.clock = clock;
         Instant now = clock.instant();
         Instant from = now.minus(BACKDATE);
         Instant until = now.plus(CERT_LIFE);
-        rootKey = newKeyPair();
+        // seeded, the root is the same certificate, byte for byte, in every process: key, serial, validity, signature
+        SecureRandom seeded = rootSeed == null || rootSeed.isBlank() ? null : seededRandom(rootSeed);
+        rootKey = seeded == null ? newKeyPair() : newKeyPair(seeded);
         platformCaKey = newKeyPair();
         pckKey = newKeyPair();
         tcbSigningKey = newKeyPair();
         try {
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder rootBuilder = builder(ROOT_SUBJECT, ROOT_SUBJECT, rootKey, from, until)
+            X509v3CertificateBuilder rootBuilder = (seeded == null ? builder(ROOT_SUBJECT, ROOT_SUBJECT, rootKey, from, until)
+                    : new JcaX509v3CertificateBuilder(new X500Name(ROOT_SUBJECT), new BigInteger(159, seeded).add(BigInteger.ONE),
+                            Date.from(SEEDED_FROM), Date.from(SEEDED_FROM.plus(CERT_LIFE.multipliedBy(2))), new X500Name(ROOT_SUBJECT),
+                            rootKey.getPublic()))
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(1))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
                     .addExtension(Extension.subjectKeyIdentifier, false,
                             ext.createSubjectKeyIdentifier(rootKey.getPublic()));
-            root = sign(rootBuilder, rootKey.getPrivate());
+            root = seeded == null ? sign(rootBuilder, rootKey.getPrivate())
+                    : new JcaX509CertificateConverter().getCertificate(rootBuilder.build(signer(rootKey.getPrivate(), seeded)));
 
             X509v3CertificateBuilder caBuilder = builder(PLATFORM_CA_SUBJECT, ROOT_SUBJECT, platformCaKey, from, until)
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
@@ -272,6 +288,35 @@ public final class SimulatedTdxAuthority {
     private static ContentSigner signer(PrivateKey key) {
         try {
             return new JcaContentSignerBuilder("SHA256withECDSA").build(key);
+        } catch (OperatorCreationException e) {
+            throw new IllegalStateException("cannot sign with ECDSA P-256", e);
+        }
+    }
+
+    /** A random whose every draw follows from the seed alone (SHA1PRNG seeded before its first use). */
+    private static SecureRandom seededRandom(String seed) {
+        try {
+            SecureRandom derived = SecureRandom.getInstance("SHA1PRNG");
+            derived.setSeed(seed.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return derived;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no SHA1PRNG", e);
+        }
+    }
+
+    private static KeyPair newKeyPair(SecureRandom random) {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp256r1"), random);
+            return generator.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK cannot make P-256 keys", e);
+        }
+    }
+
+    private static ContentSigner signer(PrivateKey key, SecureRandom random) {
+        try {
+            return new JcaContentSignerBuilder("SHA256withECDSA").setSecureRandom(random).build(key);
         } catch (OperatorCreationException e) {
             throw new IllegalStateException("cannot sign with ECDSA P-256", e);
         }

@@ -67,6 +67,39 @@ class VerifierCrossCheckTest {
         return verdict.failedChecks().stream().map(Check::name).toList();
     }
 
+    /**
+     * Two simulators started with one {@code simulator.authority-seed} (a standalone one, and the one embedded in an
+     * orchestrator node of the chaos tests) share their root certificate: evidence of one verifies against the other's
+     * root, though each made its own platform certificates. Without a seed, they do not.
+     */
+    @Test
+    void seededAuthoritiesShareTheirTrustAnchorAndUnseededOnesDoNot() {
+        SimulatedTdxAuthority standalone = new SimulatedTdxAuthority(java.time.Clock.systemUTC(), "chaos-seed");
+        SimulatedTdxAuthority embedded = new SimulatedTdxAuthority(java.time.Clock.offset(java.time.Clock.systemUTC(),
+                Duration.ofMinutes(3)), "chaos-seed");
+        assertThat(embedded.rootCertificate()).as("the same certificate, byte for byte").isEqualTo(standalone.rootCertificate());
+        assertThat(embedded.pckChain().get(0)).as("each its own platform").isNotEqualTo(standalone.pckChain().get(0));
+
+        SimulatedCollateral standaloneCollateral = new SimulatedCollateral(standalone);
+        SyntheticQuote.AttestationKey standaloneKey = SyntheticQuote.newAttestationKey(standalone);
+        CvmMeasurements m = CvmMeasurements.of(CVM, EvidenceTamper.NONE);
+        Evidence evidence = new Evidence(SyntheticQuote.build(m, EvidenceBytes.padded(REPORT_DATA, 64), standaloneKey, false),
+                m.eventLog().toJson(), null, null);
+        Instant now = Instant.now();
+        SimulatedCollateral.Signed tcb = standaloneCollateral.tcbInfo(now);
+        SimulatedCollateral.Signed qe = standaloneCollateral.qeIdentity(now);
+        HexFormat hex = HexFormat.of();
+        Collateral served = new Collateral(tcb.json(), tcb.signatureHex(), standalone.tcbSigningChainPem(), qe.json(),
+                qe.signatureHex(), standalone.tcbSigningChainPem(), hex.formatHex(standalone.pckCrl()),
+                hex.formatHex(standalone.rootCaCrl()), standalone.pckCrlIssuerChainPem());
+        CollateralSource source = quote -> Optional.of(served);
+
+        Verdict trusted = verifier.verify(evidence, new VerifyOptions(now, List.of(embedded.rootCertificate()), source));
+        assertThat(trusted.valid()).as(trusted.checks().toString()).isTrue();
+        Verdict stranger = verifier.verify(evidence, new VerifyOptions(now, List.of(new SimulatedTdxAuthority().rootCertificate()), source));
+        assertThat(stranger.valid()).isFalse();
+    }
+
     @Test
     void honestEvidenceIsValidAndUpToDate() {
         Verdict verdict = verify(EvidenceTamper.NONE, Instant.now());

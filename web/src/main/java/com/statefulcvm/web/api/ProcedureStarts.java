@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.web.registry.JdbcProcedureLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.impl.identity.Authentication;
@@ -9,16 +10,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -29,23 +25,23 @@ import java.util.stream.Collectors;
  * procedure). Every accepted start runs under the set's name as business key and records who started it
  * ({@code requestedBy}, the authenticated user).
  * <p>
- * Starts for one set on this node are serialized from the check to the end of their transaction, so two starts at once
- * (Tasklist and REST, or two engine REST calls) cannot both pass the one-per-set check. Across nodes they still could,
- * as documented for the REST API.
+ * Starts for one set are serialized from the check to the end of their transaction by a row lock in the database
+ * ({@link JdbcProcedureLock}), whichever node they run on: of two starts at once (Tasklist and REST, two engine REST
+ * calls, two nodes), the second waits for the first to commit and then sees it running.
  */
 @Component
 public class ProcedureStarts {
 
     private static final Logger log = LoggerFactory.getLogger(ProcedureStarts.class);
-    private static final long LOCK_SECONDS = 30;
 
     private final Map<String, ProcedureStartCheck> checks;
     private final ObjectProvider<MeterRegistry> meters;
-    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    private final JdbcProcedureLock lock;
 
-    ProcedureStarts(List<ProcedureStartCheck> checks, ObjectProvider<MeterRegistry> meters) {
+    ProcedureStarts(List<ProcedureStartCheck> checks, ObjectProvider<MeterRegistry> meters, JdbcProcedureLock lock) {
         this.checks = checks.stream().collect(Collectors.toMap(ProcedureStartCheck::processKey, Function.identity()));
         this.meters = meters;
+        this.lock = lock;
     }
 
     /** The operator procedures: those with a start check, the only ones Tasklist offers to start. */
@@ -63,7 +59,7 @@ public class ProcedureStarts {
         ProcedureStart start = new ProcedureStart(processKey, execution, caller);
         try {
             requireDeclared(check, execution);
-            lockUntilTransactionEnds(String.valueOf(start.text("replicaSet")));
+            lockUntilTransactionEnds(String.valueOf(start.text("replicaSet")), processKey);
             String businessKey = check.check(start);
             String given = execution.getProcessBusinessKey();
             if (given == null) {
@@ -109,30 +105,15 @@ public class ProcedureStarts {
         return authentication == null ? null : authentication.getUserId();
     }
 
-    private void lockUntilTransactionEnds(String set) {
-        ReentrantLock lock = locks.computeIfAbsent(set, s -> new ReentrantLock());
-        boolean locked;
+    private void lockUntilTransactionEnds(String set, String processKey) {
         try {
-            locked = lock.tryLock(LOCK_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            locked = false;
-        }
-        if (!locked) {
+            if (!lock.holdUntilTransactionEnds(set, processKey)) {
+                // no transaction to hold it in (the engine runs in Spring's transactions, so this is a test engine)
+                log.debug("Start of {} for {} checked outside a transaction: not serialized", processKey, set);
+            }
+        } catch (JdbcProcedureLock.LockNotTaken e) {
             throw new ProcedureStartRefused(HttpStatus.CONFLICT, "another procedure of replica set '" + set
                     + "' was being started at the same moment; try again");
-        }
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCompletion(int status) {
-                    lock.unlock();
-                }
-            });
-        } else {
-            // no transaction to wait for (the engine runs in Spring's transactions, so this is a test engine): the
-            // start is serialized up to here only
-            lock.unlock();
         }
     }
 

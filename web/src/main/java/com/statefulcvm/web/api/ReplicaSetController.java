@@ -3,10 +3,8 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
-import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.PlannedStep;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -15,6 +13,7 @@ import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.fleet.RolloutPlan;
 import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
+import com.statefulcvm.web.status.FleetReads;
 import com.statefulcvm.web.status.ObservedConditions;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -38,7 +37,6 @@ class ReplicaSetController {
     private final ValidatedFleet fleet;
     private final ReplicaSets replicaSets;
     private final InstanceRegistry registry;
-    private final ReplicaSetObserver observer;
     private final RolloutStarter rollouts;
     private final ReplicaSetStatus status;
     private final ObservedConditions conditions;
@@ -47,16 +45,17 @@ class ReplicaSetController {
     private final RevisionHistory revisions;
     private final ApiAccess access;
     private final EnvSealer sealer;
+    private final FleetReads reads;
 
     ReplicaSetController(ValidatedFleet fleet, ReplicaSets replicaSets, InstanceRegistry registry,
-                         ReplicaSetObserver observer, RolloutStarter rollouts, ReplicaSetStatus status,
+                         RolloutStarter rollouts, ReplicaSetStatus status,
                          ObservedConditions conditions, PolicyOverrides policies, RolloutPlanning planning,
-                         RevisionHistory revisions, ApiAccess access, EnvSealer sealer) {
+                         RevisionHistory revisions, ApiAccess access, EnvSealer sealer, FleetReads reads) {
         this.sealer = sealer;
+        this.reads = reads;
         this.fleet = fleet;
         this.replicaSets = replicaSets;
         this.registry = registry;
-        this.observer = observer;
         this.rollouts = rollouts;
         this.status = status;
         this.conditions = conditions;
@@ -74,18 +73,23 @@ class ReplicaSetController {
                 .toList();
     }
 
-    /** Refreshes the set from Phala first; if Phala cannot be reached, shows the last record and says why. */
+    /**
+     * The set as Phala showed it at most {@code orchestrator.fleet-reads.max-age} ago ({@link FleetReads}: one read per
+     * set and node in that time, however many viewers ask); if Phala cannot be reached, the last record and why.
+     */
     @GetMapping("/{name}")
     ReplicaSetView get(@PathVariable String name) {
         ReplicaSetSpec spec = spec(name);
-        List<InstanceRecord> records;
+        FleetReads.Read read;
         try {
-            records = observer.refresh(spec);
+            read = reads.read(spec);
         } catch (PhalaApiException | IllegalStateException e) {
             return status.view(spec, registry.instances(name), true, e.getMessage());
         }
-        conditions.track(spec, records);
-        return status.view(spec, records, true, null);
+        if (read.fresh()) {
+            conditions.track(spec, read.records());
+        }
+        return status.view(spec, read.records(), true, null);
     }
 
     @PostMapping(path = "/{name}/rollouts", consumes = "application/json")

@@ -3,6 +3,9 @@ package com.statefulcvm.web.bootstrap;
 import com.statefulcvm.connectors.phala.InstanceCreator;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
@@ -67,11 +70,13 @@ class FleetBootstrap {
     private final ApplicationEventPublisher events;
     private final SlotProvisioner provisioner;
     private final InstanceCreator creator;
+    private final PhalaEffects effects;
 
     FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
                    InstanceRegistry registry, ReplicaSetObserver observer, ReplicaSets replicaSets, RevisionHistory revisions,
                    ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions,
-                   ApplicationEventPublisher events, SlotProvisioner provisioner) {
+                   ApplicationEventPublisher events, SlotProvisioner provisioner, PhalaEffects effects) {
+        this.effects = effects;
         this.fleet = fleet;
         this.properties = properties;
         this.phala = phala;
@@ -181,9 +186,11 @@ class FleetBootstrap {
             String slot = spec.slotName(ordinal);
             if (!existing.contains(slot)) {
                 SlotSpec slotSpec = spec.slotSpec(ordinal);
-                provisioner.create(spec, slot, slotSpec, null, null, timeout);
-                log.info("Created slot {} of replica set '{}'{}", slot, spec.getName(),
-                        slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+                // two nodes starting at once find the same slot missing: the intent lets one of them create it
+                EffectOutcome outcome = effects.create(EffectScope.outside("bootstrap", spec.getName(), slot, appId),
+                        () -> provisioner.create(spec, slot, slotSpec, null, null, timeout));
+                log.info("Slot {} of replica set '{}'{}: {}", slot, spec.getName(),
+                        slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId(), outcome.text());
             }
         }
     }

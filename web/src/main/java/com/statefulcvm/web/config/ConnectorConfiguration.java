@@ -11,26 +11,35 @@ import com.statefulcvm.connectors.phala.PhalaCloudClients;
 import com.statefulcvm.connectors.phala.PhalaCloudSettings;
 import com.statefulcvm.connectors.phala.RetrySettings;
 import com.statefulcvm.simulator.cloud.SimulatedKms;
+import com.statefulcvm.delegates.support.CircuitBreakingClient;
+import com.statefulcvm.delegates.support.PhalaCircuit;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
+import java.time.Clock;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 @Configuration
 public class ConnectorConfiguration {
 
+    /** Every Phala call of the node goes through the circuit (docs/operations.md#when-phala-cloud-is-down). */
     @Bean
     public PhalaCloudClient phalaCloudClient(OrchestratorProperties properties, Environment environment,
-                                             ObjectProvider<PhalaCallObserver> observer) {
+                                             ObjectProvider<PhalaCallObserver> observer, PhalaCircuit circuit) {
         OrchestratorProperties.Phala p = properties.getPhala();
         String apiKey = PhalaApiKey.resolve(p, environment.getProperty("simulator.enabled", Boolean.class, false));
-        return PhalaCloudClients.create(new PhalaCloudSettings(p.getBaseUrl(), apiKey, p.getApiVersion(),
+        return CircuitBreakingClient.wrap(PhalaCloudClients.create(new PhalaCloudSettings(p.getBaseUrl(), apiKey, p.getApiVersion(),
                 p.getConnectTimeout(), p.getReadTimeout(),
                 new RetrySettings(p.getMaxAttempts(), p.getInitialBackoff(), p.getMaxBackoff())),
-                observer.getIfAvailable(() -> PhalaCallObserver.NONE));
+                observer.getIfAvailable(() -> PhalaCallObserver.NONE)), circuit);
+    }
+
+    @Bean
+    public PhalaCircuit phalaCircuit(OrchestratorProperties properties, Clock clock) {
+        return new PhalaCircuit(clock, properties.getPhalaOutage().getFirstWait(), properties.getPhalaOutage().getMaxWait());
     }
 
     /**

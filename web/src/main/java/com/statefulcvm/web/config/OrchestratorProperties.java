@@ -33,6 +33,12 @@ public class OrchestratorProperties {
     private Attestation attestation = new Attestation();
     @Valid
     private Api api = new Api();
+    @Valid
+    private Effects effects = new Effects();
+    @Valid
+    private PhalaOutage phalaOutage = new PhalaOutage();
+    @Valid
+    private FleetReads fleetReads = new FleetReads();
     /** Types whose drain and rejoin procedures are deployed by other means than the classpath (see WorkloadTypes). */
     private Set<String> workloadTypes = new LinkedHashSet<>();
     /**
@@ -55,6 +61,12 @@ public class OrchestratorProperties {
     public void setApi(Api api) { this.api = api; }
     public Observe getObserve() { return observe; }
     public void setObserve(Observe observe) { this.observe = observe; }
+    public Effects getEffects() { return effects; }
+    public void setEffects(Effects effects) { this.effects = effects; }
+    public PhalaOutage getPhalaOutage() { return phalaOutage; }
+    public void setPhalaOutage(PhalaOutage phalaOutage) { this.phalaOutage = phalaOutage; }
+    public FleetReads getFleetReads() { return fleetReads; }
+    public void setFleetReads(FleetReads fleetReads) { this.fleetReads = fleetReads; }
     public String getProcessesDir() { return processesDir; }
     public void setProcessesDir(String processesDir) { this.processesDir = processesDir; }
     public Set<String> getWorkloadTypes() { return workloadTypes; }
@@ -207,5 +219,45 @@ public class OrchestratorProperties {
 
         public Duration getInterval() { return interval; }
         public void setInterval(Duration interval) { this.interval = interval; }
+    }
+
+    /** Exactly-once effects (docs/operations.md#exactly-once-effects). */
+    public static class Effects {
+        /** An intent whose call has not been seen to end may still be in flight this long (longer than any Phala call). */
+        @NotNull
+        private Duration inFlightGuard = Duration.ofMinutes(2);
+        /** Connections of the intents' own pool. */
+        @Min(1)
+        private int poolSize = 3;
+
+        public Duration getInFlightGuard() { return inFlightGuard; }
+        public void setInFlightGuard(Duration inFlightGuard) { this.inFlightGuard = inFlightGuard; }
+        public int getPoolSize() { return poolSize; }
+        public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
+    }
+
+    /** The procedure-level circuit breaker (docs/operations.md#when-phala-cloud-is-down). */
+    public static class PhalaOutage {
+        /** Calls after the first one that failed wait this long before one tries Phala again; doubling from here. */
+        @NotNull
+        private Duration firstWait = Duration.ofSeconds(5);
+        /** The longest wait between two tries. */
+        @NotNull
+        private Duration maxWait = Duration.ofSeconds(30);
+
+        public Duration getFirstWait() { return firstWait; }
+        public void setFirstWait(Duration firstWait) { this.firstWait = firstWait; }
+        public Duration getMaxWait() { return maxWait; }
+        public void setMaxWait(Duration maxWait) { this.maxWait = maxWait; }
+    }
+
+    /** The API's and fleet page's reads of Phala (docs/operations.md#fleet-page-reads). */
+    public static class FleetReads {
+        /** A set's detail is read from Phala at most this often per node, whoever asks; in between from the registry. */
+        @NotNull
+        private Duration maxAge = Duration.ofSeconds(5);
+
+        public Duration getMaxAge() { return maxAge; }
+        public void setMaxAge(Duration maxAge) { this.maxAge = maxAge; }
     }
 }

@@ -1,12 +1,15 @@
 package com.statefulcvm.web.healing;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.admission.AdmissionEnforcer;
 import com.statefulcvm.delegates.admission.AdmissionStarter;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.heal.HealStarter;
 import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.delegates.heal.HealthRound;
+import com.statefulcvm.delegates.support.EffectOutcome;
+import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -42,21 +45,23 @@ class RoundEffects {
     private final SlotHealthRegistry slotHealth;
     private final ObservedConditions conditions;
     private final HealStarter heals;
+    private final OutageGuard outages;
     private final AdmissionStarter admissions;
-    private final PhalaCloudClient phala;
+    private final PhalaEffects effects;
     private final TransactionTemplate transaction;
     private final Clock clock;
 
     RoundEffects(MonitorLeases leases, InstanceRegistry registry, SlotHealthRegistry slotHealth, ObservedConditions conditions,
-                 HealStarter heals, AdmissionStarter admissions, PhalaCloudClient phala, PlatformTransactionManager transactions,
-                 Clock clock) {
+                 HealStarter heals, OutageGuard outages, AdmissionStarter admissions, PhalaEffects effects,
+                 PlatformTransactionManager transactions, Clock clock) {
+        this.outages = outages;
         this.leases = leases;
         this.registry = registry;
         this.slotHealth = slotHealth;
         this.conditions = conditions;
         this.heals = heals;
         this.admissions = admissions;
-        this.phala = phala;
+        this.effects = effects;
         this.transaction = new TransactionTemplate(transactions);
         this.clock = clock;
     }
@@ -77,8 +82,9 @@ class RoundEffects {
      */
     Applied apply(String node, ReplicaSetSpec spec, HealthRound.Outcome outcome, String lastStage, boolean conditionsWaiting) {
         boolean track = conditionsWaiting || !outcome.recordsToSave().isEmpty();
-        if (!outcome.writes() && !track && Objects.equals(outcome.stage(), lastStage)) {
-            stopAgain(outcome);
+        if (!outcome.writes() && !track && Objects.equals(outcome.stage(), lastStage)
+                && !outages.mayBeInOutage(spec, outcome.availability())) {
+            stopAgain(spec, outcome);
             return new Applied(true, lastStage, false);
         }
         Applied applied = transaction.execute(status -> {
@@ -95,8 +101,16 @@ class RoundEffects {
                 admissions.start(spec, again.ordinal(), again.cvm(), "health monitor: " + again.reason(), admitting);
             }
             List<String> notes = new ArrayList<>();
-            for (Judgement judgement : outcome.unhealthy()) {
-                notes.add(heal(spec, judgement, engine));
+            // the one point where the round decides to act: an outage is no case for healing one slot
+            OutageGuard.RoundDecision decision = outcome.mode() == HealthRound.Mode.MONITOR && !outcome.availability().isEmpty()
+                    ? outages.afterRound(spec, outcome.availability(), !outcome.unhealthy().isEmpty())
+                    : new OutageGuard.RoundDecision(true, null);
+            if (decision.healsAllowed()) {
+                for (Judgement judgement : outcome.unhealthy()) {
+                    notes.add(heal(spec, judgement, engine));
+                }
+            } else {
+                notes.add(decision.note());
             }
             String stage = outcome.stage() == null ? null
                     : outcome.stage() + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
@@ -106,7 +120,7 @@ class RoundEffects {
             return new Applied(true, stage == null ? lastStage : stage, waiting);
         });
         if (applied.held()) {
-            stopAgain(outcome);
+            stopAgain(spec, outcome);
         }
         return applied;
     }
@@ -141,18 +155,26 @@ class RoundEffects {
         if (outcome instanceof HealStarter.HeldByRollout rollout) {
             return slot + " unhealthy: rollout " + rollout.processInstanceId() + " is working on it";
         }
+        if (outcome instanceof HealStarter.InOutage outage) {
+            return slot + " unhealthy: not healed, " + outage.refusal();
+        }
         HealStarter.OverBudget budget = (HealStarter.OverBudget) outcome;
         return slot + " unhealthy: waiting, " + budget.running() + " of " + budget.maxConcurrent()
                 + " concurrent heals of the set running (autoHealing.maxConcurrent)";
     }
 
-    /** A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again. */
-    private void stopAgain(HealthRound.Outcome outcome) {
+    /**
+     * A fenced CVM under on-failure STOP that runs again (someone started it behind our back) is stopped again: once per
+     * run of it, through its intent ({@link PhalaEffects#stopUntilItHolds}), so two rounds, or two nodes, never stop one
+     * run twice.
+     */
+    private void stopAgain(ReplicaSetSpec spec, HealthRound.Outcome outcome) {
         for (AdmissionEnforcer.Fenced fenced : outcome.stopAgain()) {
             String slot = fenced.stopAgain().name();
             try {
-                phala.stop(fenced.stopAgain().id());
-                log.warn("{} is fenced but its CVM {} was running again: stopped it again", slot, fenced.stopAgain().id());
+                EffectOutcome stopped = effects.stopUntilItHolds(EffectScope.outside("monitor-fence", spec.getName(), slot,
+                        String.valueOf(fenced.stopAgain().instanceId())), fenced.stopAgain());
+                log.warn("{} is fenced but its CVM {} was running again: {}", slot, fenced.stopAgain().id(), stopped.text());
             } catch (PhalaApiException e) {
                 log.warn("{} is fenced but its CVM {} runs, and the stop was not taken (next round tries again): {}", slot,
                         fenced.stopAgain().id(), e.getMessage());

@@ -261,6 +261,10 @@ final class ProcessHarness implements AutoCloseable {
             return send(HttpRequest.newBuilder(URI.create(base + path)).GET(), headers);
         }
 
+        HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+            return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE(), Map.of());
+        }
+
         HttpResponse<String> get(String path) throws IOException, InterruptedException {
             return get(path, Map.of());
         }

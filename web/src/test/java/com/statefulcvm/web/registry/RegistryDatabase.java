@@ -60,6 +60,26 @@ public final class RegistryDatabase {
         return pg;
     }
 
+    /**
+     * Another way into the same database, as the intents' own pool is (EffectConfiguration): its connections join no
+     * transaction of {@link #transactions}.
+     */
+    DataSource second() {
+        if (dataSource instanceof JdbcDataSource h2) {
+            JdbcDataSource other = new JdbcDataSource();
+            other.setURL(h2.getURL());
+            other.setUser(h2.getUser());
+            return other;
+        }
+        PGSimpleDataSource pg = (PGSimpleDataSource) dataSource;
+        PGSimpleDataSource other = new PGSimpleDataSource();
+        other.setUrl(pg.getUrl());
+        other.setUser(pg.getUser());
+        other.setPassword(pg.getPassword());
+        other.setCurrentSchema(pg.getCurrentSchema());
+        return other;
+    }
+
     /** A clock the test moves by hand. */
     static final class MutableClock extends Clock {
 

@@ -165,8 +165,10 @@ const fleetDashboard = {
     const refreshed = h('span', {className: 'orch-muted', 'data-orch': 'refreshed'});
     const fleetArea = h('div', {'data-orch': 'fleet'}, 'Loading the fleet…');
     const panel = h('div', {'data-orch': 'panel'});
+    // the node's circuit breaker: procedures pause while Phala Cloud does not answer (GET /api/phala-cloud)
+    const phala = h('p', {className: 'orch-badge orch-bad', 'data-orch': 'phala-cloud', hidden: true});
     node.append(h('section', {className: 'orch', 'data-orch': 'dashboard'},
-      h('p', null, refreshed), you, messages.element, fleetArea, panel));
+      h('p', null, refreshed), you, phala, messages.element, fleetArea, panel));
     let lastError = null;
     const actions = {
       start: async (kind, set) => {
@@ -188,6 +190,10 @@ const fleetDashboard = {
         you.replaceChildren(youLine(fleet.you));
         fleetArea.replaceChildren(fleetTable(fleet, actions));
         refreshed.textContent = 'Refreshed ' + new Date().toLocaleTimeString() + ' (every 5 s)';
+        const cloud = await api.get('/phala-cloud');
+        phala.hidden = cloud.reachable;
+        phala.textContent = cloud.reachable ? ''
+          : `PhalaCloudUnreachable: ${cloud.condition}; ${cloud.pausedSteps} procedure step(s) wait for it`;
         lastError = null;
       } catch (e) {
         // said once, and kept until dismissed; the table shows the last good read meanwhile
@@ -221,7 +227,7 @@ const proceduresFirst = {
     node.append(area);
     (async () => {
       const rest = engine(pluginApi);
-      const definitions = await rest.get('/process-definition?latestVersion=true&sortBy=name&sortOrder=asc');
+      const definitions = await rest.get('/process-definition?latestVersion=true&sortBy=name&sortOrder=asc&maxResults=1000');
       const operator = definitions.filter(d => PROCEDURES[d.key]);
       const helpers = definitions.filter(d => !PROCEDURES[d.key]);
       const counts = await Promise.all(operator.map(d => rest.get(`/process-instance/count?processDefinitionKey=${enc(d.key)}`)));

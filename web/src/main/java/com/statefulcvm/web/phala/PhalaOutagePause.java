@@ -1,0 +1,127 @@
+package com.statefulcvm.web.phala;
+
+import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.delegates.support.PhalaCircuit;
+import com.statefulcvm.delegates.support.PhalaOutage;
+import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.interceptor.Command;
+import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.jobexecutor.DefaultFailedJobCommandFactory;
+import org.camunda.bpm.engine.impl.jobexecutor.FailedJobCommandFactory;
+import org.camunda.bpm.engine.impl.jobexecutor.TimerExecuteNestedActivityJobHandler;
+import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.JobEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.TimerEntity;
+import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
+import org.camunda.bpm.engine.impl.util.ExceptionUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * A procedure pauses while Phala Cloud is down instead of failing: a job whose step failed because Phala did not
+ * answer ({@link PhalaOutage}, after the client's own retries, or at once while {@link PhalaCircuit} is open) keeps its
+ * retries and gets no incident; it is due again when the circuit's next probe is (and woken at once when Phala answers
+ * again, {@link PhalaReturn}). Visible in Cockpit: the job's exception reads {@value #WAITING}..., its due date is the
+ * next try, and the process instance (and every procedure above it) carries the variable {@value #VARIABLE} saying since
+ * when and where it waits. The time it waits does not count against the procedure's deadlines: every boundary timer of
+ * the scopes it waits in (a rollout slot's progress deadline, a heal's) is put off by as long. Any other failure goes to
+ * the engine's own retry handling, unchanged.
+ */
+@Component
+public class PhalaOutagePause extends AbstractProcessEnginePlugin {
+
+    private static final Logger log = LoggerFactory.getLogger(PhalaOutagePause.class);
+
+    /** How the paused job's exception message starts: what {@link PhalaReturn} looks for. */
+    public static final String WAITING = "Phala Cloud unreachable: waiting";
+    /** The process variable of a paused procedure; removed when Phala answers again. */
+    public static final String VARIABLE = "phalaCloudUnreachable";
+    /** The shortest pause, whatever the circuit says: a job is not run again faster than this. */
+    static final Duration MIN_WAIT = Duration.ofSeconds(1);
+
+    private final PhalaCircuit circuit;
+    private final Clock clock;
+
+    public PhalaOutagePause(PhalaCircuit circuit, Clock clock) {
+        this.circuit = circuit;
+        this.clock = clock;
+    }
+
+    @Override
+    public void postInit(ProcessEngineConfigurationImpl configuration) {
+        FailedJobCommandFactory engines = configuration.getFailedJobCommandFactory() != null
+                ? configuration.getFailedJobCommandFactory() : new DefaultFailedJobCommandFactory();
+        configuration.setFailedJobCommandFactory((jobId, exception) -> PhalaOutage.in(exception)
+                .<Command<Object>>map(outage -> context -> pause(context, jobId, outage, exception))
+                .orElseGet(() -> engines.getCommand(jobId, exception)));
+    }
+
+    private Object pause(CommandContext context, String jobId, PhalaApiException outage, Throwable failure) {
+        JobEntity job = context.getJobManager().findJobById(jobId);
+        if (job == null) {
+            return null;
+        }
+        Instant now = clock.instant();
+        Instant next = circuit.nextProbeAt();
+        if (next.isBefore(now.plus(MIN_WAIT))) {
+            next = now.plus(MIN_WAIT);
+        }
+        Duration wait = Duration.between(now, next);
+        String where = activityName(job);
+        String since = circuit.open().map(o -> o.since().toString()).orElse(now.toString());
+        String text = WAITING + " at '" + where + "' since " + since + ", next try at " + next + ": " + outage.getMessage();
+        job.unlock();
+        job.setDuedate(Date.from(next));
+        job.setExceptionMessage(text);
+        job.setExceptionStacktrace(ExceptionUtil.getExceptionStacktrace(failure));
+        ExecutionEntity execution = job.getExecution();
+        int postponed = postponeDeadlines(context, execution, wait);
+        markWaiting(execution, text);
+        log.info("{} (job {}, {} deadline(s) put off by {} ms)", text, jobId, postponed, wait.toMillis());
+        return null;
+    }
+
+    /** Every boundary timer of the scopes the job waits in, up through the procedures that called its own. */
+    private static int postponeDeadlines(CommandContext context, ExecutionEntity execution, Duration wait) {
+        int postponed = 0;
+        Set<String> seen = new HashSet<>();
+        for (ExecutionEntity e = execution; e != null && seen.add(e.getId()); e = e.getParent() != null ? e.getParent() : e.getSuperExecution()) {
+            for (TimerEntity timer : context.getJobManager().findTimersByExecutionId(e.getId())) {
+                if (TimerExecuteNestedActivityJobHandler.TYPE.equals(timer.getJobHandlerType()) && timer.getDuedate() != null) {
+                    timer.setDuedate(Date.from(timer.getDuedate().toInstant().plus(wait)));
+                    postponed++;
+                }
+            }
+        }
+        return postponed;
+    }
+
+    /** The variable on the job's process instance and on each procedure that called it (a rollout above its attestation). */
+    private static void markWaiting(ExecutionEntity execution, String text) {
+        for (ExecutionEntity instance = execution == null ? null : execution.getProcessInstance(); instance != null;
+             instance = instance.getSuperExecution() == null ? null : instance.getSuperExecution().getProcessInstance()) {
+            instance.setVariableLocal(VARIABLE, text);
+        }
+    }
+
+    private static String activityName(JobEntity job) {
+        ExecutionEntity execution = job.getExecution();
+        ActivityImpl activity = execution == null ? null : execution.getActivity();
+        if (activity != null && !job.getActivityId().equals(activity.getId()) && execution.getProcessDefinition() != null) {
+            activity = execution.getProcessDefinition().findActivity(job.getActivityId());
+        }
+        if (activity != null && activity.getName() != null) {
+            return activity.getName();
+        }
+        return job.getActivityId() == null ? "?" : job.getActivityId();
+    }
+}

@@ -1,0 +1,18 @@
+package com.statefulcvm.web.registry;
+
+import com.statefulcvm.web.cluster.TestPostgres;
+import org.junit.jupiter.api.BeforeAll;
+
+/** {@link JdbcEffectIntentRegistryTest} on the tests' PostgreSQL server (skipped without one). */
+class JdbcEffectIntentRegistryOnPostgresTest extends JdbcEffectIntentRegistryTest {
+
+    @BeforeAll
+    static void requirePostgres() {
+        TestPostgres.requireServer();
+    }
+
+    @Override
+    RegistryDatabase database() {
+        return RegistryDatabase.postgres();
+    }
+}
