@@ -30,6 +30,12 @@ class ProductionProfileTest {
                         "--orchestrator.fleet.replica-sets[0].name=webdemo", "--orchestrator.fleet.replica-sets[0].replicas=1",
                         "--orchestrator.fleet.replica-sets[0].app-id=0123456789abcdef0123456789abcdef01234567",
                         "--orchestrator.fleet.replica-sets[0].docker-compose=services: {web: {image: nginx}}",
+                        // a fleet for the real Phala Cloud pins its platforms and KMS key (FleetValidator, issue 20)
+                        "--orchestrator.fleet.replica-sets[0].attestation.kms-key-ids[0]=" + "ab".repeat(32),
+                        "--orchestrator.fleet.replica-sets[0].attestation.platforms[0].mrtd=" + "a1".repeat(48),
+                        "--orchestrator.fleet.replica-sets[0].attestation.platforms[0].rtmr0=" + "b2".repeat(48),
+                        "--orchestrator.fleet.replica-sets[0].attestation.platforms[0].rtmr1=" + "c3".repeat(48),
+                        "--orchestrator.fleet.replica-sets[0].attestation.platforms[0].rtmr2=" + "d4".repeat(48),
                         "--ORCHESTRATOR_ADMIN_PASSWORD=a-password-set-too-late", "--camunda.bpm.admin-user.password=admin")
                 .close());
         forgetTheFailedContext();

@@ -19,6 +19,7 @@ import com.statefulcvm.fleet.AttestationSpec;
 import com.statefulcvm.fleet.AttestedIdentity;
 import com.statefulcvm.fleet.NonceBinding;
 import com.statefulcvm.delegates.admission.FenceOverride;
+import com.statefulcvm.fleet.admission.AdmittedIdentities;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -60,10 +61,15 @@ public class AttestInstance implements JavaDelegate {
     private final AttestationSettings settings;
     private final ReplicaSetObserver observer;
     private final FenceRegistry fences;
+    private final AdmittedIdentities identities;
+    private final ExpectedComposeHashes expected;
     private final Clock clock;
 
     public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
-                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences, Clock clock) {
+                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences,
+                          AdmittedIdentities identities, ExpectedComposeHashes expected, Clock clock) {
+        this.identities = identities;
+        this.expected = expected;
         this.slots = slots;
         this.replicaSets = replicaSets;
         this.guestAgent = guestAgent;
@@ -95,13 +101,20 @@ public class AttestInstance implements JavaDelegate {
         } else {
             String appId = replicaSets.appId(step.spec());
             NonceBinding nonce = NonceBinding.fresh(appId, step.slot(), step.cvm().instanceId());
-            AdmissionRequest request = new AdmissionRequest(step.slot(), appId,
-                    allowedComposeHashes(execution, step.cvm()), (String) execution.getVariable("boundInstanceId"), nonce.reportDataHex());
+            ExpectedComposeHashes.Expected intended = expected.of(step.spec(), step.cvm(), execution);
+            String bound = boundInstanceId(execution, step.spec().getName(), ordinal, liftedBy);
+            AdmissionRequest request = new AdmissionRequest(step.slot(), appId, intended.hashes(), bound, nonce.reportDataHex());
             try {
-                Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
-                checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
-                        .collect(Collectors.joining("\n"));
-                decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
+                if (intended.problem() != null) {
+                    decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of("no compose hash to expect: " + intended.problem()));
+                } else {
+                    Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
+                    checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
+                            .collect(Collectors.joining("\n"));
+                    decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
+                    checks += "\nexpected compose hashes, from " + String.join(", ", intended.intended()) + " in dstack's app-compose form: "
+                            + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
+                }
             } catch (GuestAgentException e) {
                 decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of(e.getMessage()));
             } catch (IllegalArgumentException malformed) {
@@ -109,6 +122,25 @@ public class AttestInstance implements JavaDelegate {
             }
         }
         record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
+        if (decision.admitted() && step.cvm().instanceId() != null) {
+            DelegateExecution procedure = FenceOverride.procedureOf(execution);
+            identities.admit(step.spec().getName(), ordinal, step.cvm().instanceId(),
+                    FenceOverride.processKeyOf(procedure) + " " + procedure.getProcessInstanceId(), clock.instant());
+        }
+    }
+
+    /**
+     * The instance_id the slot must show: null for a CVM the procedure created (a new identity is accepted); otherwise
+     * the one our own records bound the slot to (the last one an attestation of ours admitted), whatever Phala reports
+     * now; the procedure's own (Phala's, at its start) only before any was recorded, or when an operator readmits the
+     * slot (the operator vouches for the instance it runs).
+     */
+    private String boundInstanceId(DelegateExecution execution, String set, int ordinal, String liftedBy) {
+        String requested = (String) execution.getVariable("boundInstanceId");
+        if (requested == null || liftedBy != null) {
+            return requested;
+        }
+        return identities.admitted(set, ordinal).orElse(requested);
     }
 
     /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */
@@ -117,17 +149,6 @@ public class AttestInstance implements JavaDelegate {
         return Evidence.fromGetQuoteJson(guestAgent.getQuote(agent, nonce.reportDataHex()));
     }
 
-    /** The set's current revision(s), passed in by the procedure, and the revision Phala reports this CVM now runs. */
-    private static Set<String> allowedComposeHashes(DelegateExecution execution, CvmInfo cvm) {
-        Set<String> allowed = new HashSet<>();
-        if (execution.getVariable("allowedComposeHashes") instanceof Collection<?> hashes) {
-            hashes.forEach(h -> allowed.add(String.valueOf(h)));
-        }
-        if (cvm.composeHash() != null) {
-            allowed.add(cvm.composeHash());
-        }
-        return allowed;
-    }
 
     static AttestedIdentity identityOf(Verdict verdict) {
         List<String> failed = verdict.checks().stream().filter(c -> !c.passed()).map(Check::name).toList();
@@ -135,7 +156,8 @@ public class AttestInstance implements JavaDelegate {
         return new AttestedIdentity(verdict.valid(), failed,
                 id == null ? null : id.appId(), id == null ? null : id.composeHash(), id == null ? null : id.instanceId(),
                 id == null ? null : id.osImageHash(), id == null ? null : id.keyProviderName(), id == null ? null : id.keyProviderId(),
-                verdict.tcbStatus(), verdict.reportData());
+                verdict.tcbStatus(), verdict.reportData(), id == null ? null : id.mrtd(), id == null ? null : id.rtmr0(),
+                id == null ? null : id.rtmr1(), id == null ? null : id.rtmr2());
     }
 
     /** @param liftedBy who lifts the slot's fence with this admission (a readmit, the lights-out override); null: none stands */

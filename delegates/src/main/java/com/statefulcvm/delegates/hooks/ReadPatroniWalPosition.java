@@ -30,11 +30,12 @@ public class ReadPatroniWalPosition extends HookStep {
             status = context.patroni().status();
         } catch (WorkloadApiException notRunning) {
             LightsOut lightsOut = context.spec().getLightsOut();
-            if (!lightsOut.holdsBack() || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
+            String type = context.spec().getWorkloadType();
+            if (!lightsOut.holdsBack(type) || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
                 throw notRunning;
             }
             // held back: Patroni does not run yet; the compose reads the data directory (timeline, checkpoint LSN)
-            int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
+            int port = lightsOut.sequencePortFor(type, context.spec().getHealthCheck().getHttp().getPort());
             SequenceEndpoint.Position held = new SequenceEndpoint(context.http("sequence endpoint", port)).readPosition(lightsOut.getSequencePath());
             return SequenceAnswer.of(execution, held.generation(), held.number(), "WAL " + Lsn.of(held.number())
                     + (held.generation() == null ? " (timeline not reported)" : "") + " from the data directory (compose's "

@@ -94,7 +94,8 @@ class FenceGuardsTest {
 
     private AttestInstance attestInstance() {
         return new AttestInstance(slots, replicaSets, guestAgent, mock(InstanceUrlTemplate.class), verifier,
-                new AttestationSettings(8090, at -> null), observer, fences, clock);
+                new AttestationSettings(8090, at -> null), observer, fences, mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
+                mock(com.statefulcvm.delegates.attestation.ExpectedComposeHashes.class), clock);
     }
 
     @Test

@@ -85,7 +85,19 @@ class ReplicaSetStatus {
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec));
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec), attestationPolicy(spec));
+    }
+
+    /** What admission pins, in words; "ANY" visibly so, which the fleet validator allows only with the simulator. */
+    static String attestationPolicy(ReplicaSetSpec spec) {
+        var attestation = spec.getAttestation();
+        if (!attestation.isRequired()) {
+            return "attestation not required";
+        }
+        int platforms = attestation.getPlatforms() == null ? 0 : attestation.getPlatforms().size();
+        int keys = attestation.getKmsKeyIds() == null ? 0 : attestation.getKmsKeyIds().size();
+        return "platforms: " + (platforms == 0 ? "ANY (no MRTD/RTMR0-2 pinned: built-in simulator only)" : platforms + " pinned")
+                + "; KMS key: " + (keys == 0 ? "ANY (none pinned: built-in simulator only)" : keys + " pinned");
     }
 
     /** The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates. */
