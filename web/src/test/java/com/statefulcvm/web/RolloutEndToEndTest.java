@@ -2,6 +2,7 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.fleet.admission.BootMarker;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.task.Task;
@@ -19,12 +20,14 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The application and its embedded simulator over real HTTP: the REST API starts a rollout, the approval is
@@ -126,15 +129,24 @@ class RolloutEndToEndTest {
     void injected503And409AreRetriedAndTheRolloutStillFinishes() throws Exception {
         driver().awaitAllRunning(3);
         // Reads are retried by the client. A 503 of the compose PATCH is not: it may have reached the service, so the
-        // job fails, and the engine's retry reads the CVM back before it sends the compose again. A 409 (another
-        // operation in progress: nothing done) is retried by the client.
+        // job fails (Phala unreachable: the step pauses), and when it runs again it reads the CVM back before it sends
+        // the compose again (exactly-once). That read-back tells an update that took by a boot after the intent,
+        // within BootMarker.TOLERANCE: a CVM the test before updated a moment ago would pass for one (on Phala a boot
+        // takes minutes), so the CVMs' boots are first let grow older than that. A 409 (another operation in
+        // progress: nothing done) is retried by the client.
+        java.time.Instant lastBoot = new SimulatorView(http).lastBoot(SET + "-");
+        if (lastBoot != null) {
+            java.time.Instant readable = lastBoot.plus(BootMarker.TOLERANCE).plusSeconds(1); // uptime is in whole seconds
+            await().atMost(Duration.ofSeconds(10)).until(() -> java.time.Instant.now().isAfter(readable));
+        }
         fault("PATCH", "/cvms/*/docker-compose", 503, 1);
         fault("PATCH", "/cvms/*/docker-compose", 409, 1);
         fault("GET", "/cvms/*", 503, 2);
         fault("GET", "/apps/*/cvms", 429, 1);
 
         String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
-        // the job retry after the PATCH's 503 waits 10 s (R3/PT10S): more than the set's 6 s deadline
+        // the pause after the PATCH's 503 (orchestrator.phala-outage.first-wait, 5 s) and the wait above: more than the
+        // set's 6 s deadline
         String pid = driver().startRollout(compose, Map.of("progressDeadlineSeconds", 60));
         driver().approve(pid);
         driver().awaitEnded(pid, "EndEvent_RolloutCompleted");

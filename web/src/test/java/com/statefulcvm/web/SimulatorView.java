@@ -70,6 +70,18 @@ final class SimulatorView {
         return events.isEmpty() ? 0 : events.get(events.size() - 1).get("seq").asLong();
     }
 
+    /** When the last of the CVMs whose name starts with {@code prefix} began running (its current boot); null: none. */
+    java.time.Instant lastBoot(String prefix) throws Exception {
+        java.time.Instant last = null;
+        for (JsonNode e : JSON.readTree(http.getForObject("/simulator/_admin/events", String.class))) {
+            if (e.get("cvm").asText().startsWith(prefix) && "running".equals(e.get("to").asText())) {
+                java.time.Instant at = java.time.Instant.parse(e.get("at").asText());
+                last = last == null || at.isAfter(last) ? at : last;
+            }
+        }
+        return last;
+    }
+
     List<JsonNode> eventsSince(long seq) throws Exception {
         List<JsonNode> out = new ArrayList<>();
         JSON.readTree(http.getForObject("/simulator/_admin/events", String.class)).forEach(e -> {

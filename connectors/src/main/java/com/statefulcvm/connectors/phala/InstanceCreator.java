@@ -37,6 +37,7 @@ public final class InstanceCreator {
     private static final Logger log = LoggerFactory.getLogger(InstanceCreator.class);
     /** The observed refusal of a create while another is under way (Phala-Network/phala-cloud issue #247). */
     static final String CREATE_BUSY = "not compatible";
+    static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
     private final PhalaCloudClient phala;
     private final Sleeper sleeper;
@@ -44,8 +45,12 @@ public final class InstanceCreator {
     private final Duration initialBackoff;
     private final Duration maxBackoff;
 
+    /**
+     * The first retry of the busy answer comes soon (a create is busy only while the previous CVM is being created,
+     * often well under a second); the waits double from there, so a long creation costs a handful of calls.
+     */
     public InstanceCreator(PhalaCloudClient phala) {
-        this(phala, Sleeper.REAL, Clock.systemUTC(), Duration.ofSeconds(1), Duration.ofSeconds(10));
+        this(phala, Sleeper.REAL, Clock.systemUTC(), FIRST_BACKOFF, Duration.ofSeconds(10));
     }
 
     InstanceCreator(PhalaCloudClient phala, Sleeper sleeper, Clock clock, Duration initialBackoff, Duration maxBackoff) {
