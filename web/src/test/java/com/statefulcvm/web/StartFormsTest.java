@@ -145,6 +145,13 @@ class StartFormsTest {
         }
     }
 
+    /** An approval appears in Tasklist a few steps after a start: the filter the application creates refreshes itself. */
+    @Test
+    void theAllTasksFilterRefreshesItself(@Autowired org.camunda.bpm.engine.FilterService filters) {
+        assertThat(filters.createFilterQuery().filterName("All tasks").list()).hasSize(1)
+                .allSatisfy(filter -> assertThat(filter.getProperties()).containsEntry("refresh", true));
+    }
+
     @Test
     void rolloutFormStartsTheSameRolloutAsRestAndOnlyOnePerSet() throws Exception {
         long before = everStarted("rollout");

@@ -4,18 +4,15 @@ import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.support.PhalaOutage;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.healing.MonitorLeases;
 import com.statefulcvm.web.config.HealingProperties;
 import com.statefulcvm.web.config.OrchestratorProperties;
 import com.statefulcvm.web.healing.HealthMonitorScheduler;
-import org.camunda.bpm.engine.ManagementService;
 import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.EventSubscription;
-import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.runtime.VariableInstance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,11 +50,6 @@ import java.util.concurrent.TimeUnit;
  * time, and a step nobody wakes (a node that died, Phala not answering) polls or probes on its own when its fallback
  * timer fires ({@code orchestrator.rollout.wake-fallback}). The steps of one rollout are woken one after the other,
  * those of different rollouts side by side.
- * <p>
- * When Phala does not answer (the status batch, or the woken step's own call), the CVM waits are handed to their
- * fallback timers at once: their steps then wait as engine jobs, which the outage pause holds ({@code
- * PhalaOutagePause}: the progress deadline put off by the wait, Cockpit saying why). Left to the waker, a step would sit
- * out the outage at its gateway where nothing puts its deadline off, and the deadline would end the slot.
  */
 @Component
 public class RolloutStepWaker implements DisposableBean {
@@ -65,7 +57,6 @@ public class RolloutStepWaker implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(RolloutStepWaker.class);
 
     private final RuntimeService runtime;
-    private final ManagementService management;
     private final PhalaCloudClient phala;
     private final InstanceRegistry registry;
     private final MonitorLeases leases;
@@ -91,11 +82,9 @@ public class RolloutStepWaker implements DisposableBean {
     private volatile List<String> nodes = List.of();
     private long nextHeartbeat = System.nanoTime();
 
-    public RolloutStepWaker(RuntimeService runtime, ManagementService management, PhalaCloudClient phala,
-                            InstanceRegistry registry, MonitorLeases leases, HealthMonitorScheduler monitors,
-                            OrchestratorProperties properties, HealingProperties healing, Clock clock) {
+    public RolloutStepWaker(RuntimeService runtime, PhalaCloudClient phala, InstanceRegistry registry, MonitorLeases leases,
+                            HealthMonitorScheduler monitors, OrchestratorProperties properties, HealingProperties healing, Clock clock) {
         this.runtime = runtime;
-        this.management = management;
         this.phala = phala;
         this.registry = registry;
         this.leases = leases;
@@ -179,15 +168,9 @@ public class RolloutStepWaker implements DisposableBean {
             String vm = vmUuidOfWait.computeIfAbsent(w.executionId(), id -> vmUuidOf(slotOf.get(id)));
             vmOf.put(w.executionId(), vm);
         }
-        Map<String, BatchStatus> statuses;
-        try {
-            statuses = statuses(vmOf.values().stream().filter(v -> !v.isEmpty()).distinct().toList());
-        } catch (PhalaApiException | IllegalStateException e) {
-            log.debug("Rollout step waker could not read the CVMs' status: {}", e.getMessage());
-            if (e instanceof PhalaApiException api && PhalaOutage.isOutage(api)) {
-                cvmWaits.forEach(this::handToFallbackTimerNow);
-            }
-            return due; // the CVM waits are left to the next tick, or to their fallback timers
+        Map<String, BatchStatus> statuses = statuses(vmOf.values().stream().filter(v -> !v.isEmpty()).distinct().toList());
+        if (statuses == null) {
+            return due; // Phala did not answer: the CVM waits are left to the next tick (or their fallback timers)
         }
         for (Wait w : cvmWaits) {
             String vm = vmOf.get(w.executionId());
@@ -213,32 +196,17 @@ public class RolloutStepWaker implements DisposableBean {
         }
     }
 
-    /** The batch's answer for the CVMs. */
+    /** The batch's answer for the CVMs; null when a call failed. */
     private Map<String, BatchStatus> statuses(List<String> vmUuids) {
         Map<String, BatchStatus> answer = new HashMap<>();
-        for (int from = 0; from < vmUuids.size(); from += batchSize) {
-            answer.putAll(phala.statusBatch(vmUuids.subList(from, Math.min(vmUuids.size(), from + batchSize))));
-        }
-        return answer;
-    }
-
-    /**
-     * Phala does not answer: the step's fallback timer is made due now, so the step waits as a job the outage pause
-     * holds. Once per fallback period: a timer job that already failed is the pause's to schedule.
-     */
-    private void handToFallbackTimerNow(Wait w) {
-        if (leftToTimer.putIfAbsent(w.executionId(), clock.instant().plus(fallback)) != null) {
-            return;
-        }
         try {
-            Job timer = management.createJobQuery().executionId(w.executionId()).timers().singleResult();
-            if (timer != null && timer.getExceptionMessage() == null) {
-                management.setJobDuedate(timer.getId(), Date.from(clock.instant()));
-                log.info("Rollout {}: Phala Cloud does not answer; the step waiting at {} goes on as a job, paused until it does",
-                        w.processInstanceId(), w.message());
+            for (int from = 0; from < vmUuids.size(); from += batchSize) {
+                answer.putAll(phala.statusBatch(vmUuids.subList(from, Math.min(vmUuids.size(), from + batchSize))));
             }
-        } catch (RuntimeException e) {
-            log.debug("Rollout {}: the step's fallback timer could not be made due now: {}", w.processInstanceId(), e.toString());
+            return answer;
+        } catch (PhalaApiException | IllegalStateException e) {
+            log.debug("Rollout step waker could not read the CVMs' status: {}", e.getMessage());
+            return null;
         }
     }
 
@@ -258,13 +226,9 @@ public class RolloutStepWaker implements DisposableBean {
                                 log.debug("Waking {} of {} conflicted: {}", w.executionId(), pid, e.getMessage());
                             } catch (RuntimeException e) {
                                 if (stillWaiting(w)) {
+                                    leftToTimer.put(w.executionId(), clock.instant().plus(fallback));
                                     log.warn("Rollout {}: the step woken at {} failed; its fallback timer runs it as a job: {}",
                                             pid, w.message(), e.toString());
-                                    if (PhalaOutage.in(e).isPresent()) {
-                                        handToFallbackTimerNow(w);
-                                    } else {
-                                        leftToTimer.put(w.executionId(), clock.instant().plus(fallback));
-                                    }
                                 }
                             }
                         }

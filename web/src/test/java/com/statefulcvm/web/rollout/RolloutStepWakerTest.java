@@ -1,6 +1,5 @@
 package com.statefulcvm.web.rollout;
 
-import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.fleet.InstanceRecord;
@@ -9,11 +8,9 @@ import com.statefulcvm.fleet.healing.MonitorLeases;
 import com.statefulcvm.web.config.HealingProperties;
 import com.statefulcvm.web.config.OrchestratorProperties;
 import com.statefulcvm.web.healing.HealthMonitorScheduler;
-import org.camunda.bpm.engine.ManagementService;
 import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.EventSubscription;
-import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.runtime.VariableInstance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,7 +52,6 @@ class RolloutStepWakerTest {
     private static final Instant NOW = Instant.parse("2026-11-26T10:00:00Z");
 
     private final RuntimeService runtime = mock(RuntimeService.class, RETURNS_DEEP_STUBS);
-    private final ManagementService management = mock(ManagementService.class, RETURNS_DEEP_STUBS);
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final InstanceRegistry registry = mock(InstanceRegistry.class);
     private final MonitorLeases leases = mock(MonitorLeases.class);
@@ -89,7 +85,7 @@ class RolloutStepWakerTest {
         when(leases.heartbeat(anyString(), any(), any())).thenReturn(List.of("node-a"));
         OrchestratorProperties properties = new OrchestratorProperties();
         properties.getRollout().setCvmPollInterval(Duration.ofHours(1)); // the test ticks by hand
-        waker = new RolloutStepWaker(runtime, management, phala, registry, leases, monitors, properties, new HealingProperties(),
+        waker = new RolloutStepWaker(runtime, phala, registry, leases, monitors, properties, new HealingProperties(),
                 Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
@@ -150,46 +146,5 @@ class RolloutStepWakerTest {
 
         verify(runtime, timeout(5000).times(2)).messageEventReceived("ProbeDue", "conflicts");
         verify(runtime, after(300).times(1)).messageEventReceived("ProbeDue", "fails");
-    }
-
-    /**
-     * Phala down while steps wait for their CVMs: left at the gateway, a step's progress deadline would run out with
-     * nothing putting it off. Its fallback timer is made due at once (the step then waits as a job the outage pause
-     * holds), once; a timer job that already failed is the pause's to schedule.
-     */
-    @Test
-    void whenPhalaDoesNotAnswerTheCvmWaitsGoToTheirFallbackTimersAtOnce() {
-        waitsFor(cvmWaits, "cvm-waits", "p1", "awaitedSlot", "web-1");
-        waitsFor(cvmWaits, "cvm-paused", "p2", "awaitedSlot", "web-2");
-        when(phala.statusBatch(anyList())).thenThrow(new PhalaApiException(503, null, "unavailable", null, "POST", "/status/batch", null));
-        Job timer = mock(Job.class);
-        when(timer.getId()).thenReturn("timer-1");
-        when(management.createJobQuery().executionId("cvm-waits").timers().singleResult()).thenReturn(timer);
-        Job paused = mock(Job.class);
-        when(paused.getId()).thenReturn("timer-2");
-        when(paused.getExceptionMessage()).thenReturn("Phala Cloud unreachable: waiting at ...");
-        when(management.createJobQuery().executionId("cvm-paused").timers().singleResult()).thenReturn(paused);
-
-        waker.tick();
-        waker.tick();
-
-        verify(management, times(1)).setJobDuedate("timer-1", Date.from(NOW));
-        verify(management, never()).setJobDuedate(eq("timer-2"), any());
-        verify(runtime, never()).messageEventReceived(anyString(), anyString());
-    }
-
-    @Test
-    void aStepWhoseContinuationMetAnOutageGoesToItsFallbackTimerAtOnce() {
-        waitsFor(probeWaits, "outage", "p1", "nextProbeAt", Date.from(NOW.minusMillis(1)));
-        doThrow(new IllegalStateException("step failed", new PhalaApiException(502, null, "bad gateway", null, "GET", "/cvms/x", null)))
-                .when(runtime).messageEventReceived("ProbeDue", "outage");
-        when(runtime.createEventSubscriptionQuery().executionId("outage").eventName("ProbeDue").count()).thenReturn(1L);
-        Job timer = mock(Job.class);
-        when(timer.getId()).thenReturn("timer-3");
-        when(management.createJobQuery().executionId("outage").timers().singleResult()).thenReturn(timer);
-
-        waker.tick();
-
-        verify(management, timeout(5000)).setJobDuedate("timer-3", Date.from(NOW));
     }
 }
