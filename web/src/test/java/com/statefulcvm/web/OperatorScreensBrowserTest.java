@@ -123,7 +123,6 @@ class OperatorScreensBrowserTest {
         browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
         browser.visible(".djs-container");
         control("pause", "the DBA asked for a break", "Pause requested");
-        browser.shot("cockpit-rollout", "cockpit-rollout.png");
 
         // the next wave's approval (the form was driven above); the pause takes hold before that wave
         identity.setAuthentication("admin", List.of(Roles.ADMINS));
@@ -136,6 +135,11 @@ class OperatorScreensBrowserTest {
                 .eventName("ResumeRollout").count() == 1);
         browser.driver().navigate().refresh();
         browser.visible(".djs-container");
+        // the diagram, drilled down to the waves, with the rollout held at the wave boundary, as the guide shows it
+        drillDown("SubProcess_RollOutInWaves");
+        drillDown("SubProcess_Wave");
+        browser.visible(".djs-overlays[data-container-id=Event_WaitForResume]");
+        browser.shot("cockpit-rollout", "cockpit-rollout.png");
         control("resume", "break over", "Resumed");
 
         // watch it end: the fleet's running column empties, the set's history has the report
@@ -258,6 +262,11 @@ class OperatorScreensBrowserTest {
         browser.click("[data-orch=control-confirm]");
         assertThat(browser.visible("[data-orch=control-answer] p").getText()).contains(answer);
         browser.click(browser.withText("[data-orch=dialog] button", "Close"));
+    }
+
+    /** Opens a collapsed subprocess of the diagram shown, as its drill-down button does. */
+    private void drillDown(String subProcess) {
+        browser.click(".djs-overlays[data-container-id=" + subProcess + "] .bjs-drilldown");
     }
 
     /** Tasklist's "Start process" dialog, on the named procedure's start form. */

@@ -88,7 +88,7 @@ public class AwaitCvmRunning implements JavaDelegate {
                 running = true;
                 stage = "CVM " + cvm.name() + " is running the target compose; attesting and probing health";
             } else if (cvm.isSettled() && !hasTarget) {
-                stage = updater.ensureUpdateRequested(scope, cvm, target);
+                stage = updater.ensureUpdateRequested(execution, scope, cvm, target);
             } else {
                 stage = "waiting for CVM " + cvm.name() + ": status " + cvm.status() + (cvm.isSettled() ? "" : ", operation in progress");
             }
