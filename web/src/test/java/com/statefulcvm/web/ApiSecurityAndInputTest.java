@@ -152,10 +152,10 @@ class ApiSecurityAndInputTest {
         assertRefused(admin.postForEntity("/api/replica-sets/webdemo/instances/99999999999999999999/rollout", json("{}"), String.class),
                 HttpStatus.BAD_REQUEST, "ordinal: must be a number");
         assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts",
-                json("{\"dockerCompose\": \"a: 1\", \"updatePolicy\": {\"maxUnavailable\": 1e400}}"), String.class),
+                json("{\"dockerCompose\": \"services: {web: {image: nginx}}\", \"updatePolicy\": {\"maxUnavailable\": 1e400}}"), String.class),
                 HttpStatus.BAD_REQUEST, "updatePolicy.maxUnavailable");
         assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts",
-                json("{\"dockerCompose\": \"a: 1\", \"updatePolicy\": {\"partition\": 99999999999}}"), String.class),
+                json("{\"dockerCompose\": \"services: {web: {image: nginx}}\", \"updatePolicy\": {\"partition\": 99999999999}}"), String.class),
                 HttpStatus.BAD_REQUEST, "updatePolicy.partition");
         assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json("[" .repeat(2000) + "]".repeat(2000)), String.class),
                 HttpStatus.BAD_REQUEST, "malformed JSON body");

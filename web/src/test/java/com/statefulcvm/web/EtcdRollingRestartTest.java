@@ -85,7 +85,7 @@ class EtcdRollingRestartTest extends WorkloadEndToEnd {
         // reached running: the fixture had started the member already, so member-start left the same process running
         Map<String, Long> pidsBefore = new HashMap<>();
         for (EtcdClusterFixture.Member member : etcd().members()) {
-            assertThat(rollouts.backendResults(member.name())).as("backend commands of " + member.name()).containsExactly("start:ok");
+            rollouts.awaitBackendResults(member.name(), "start:ok");
             pidsBefore.put(member.name(), etcd().pid(member.name()));
             assertThat(pidsBefore.get(member.name())).as("the fixture's own process still runs " + member.name()).isEqualTo(member.pid());
         }

@@ -80,6 +80,13 @@ class OperatorScreensBrowserTest {
         }
     }
 
+    /** One test's unfinished procedure would refuse the next one's start: each test leaves none behind. */
+    @org.junit.jupiter.api.AfterEach
+    void endWhatIsStillRunning() {
+        E2eSupport.deleteRunning(runtime, "rollout");
+        E2eSupport.deleteRunning(runtime, "scale");
+    }
+
     @Test
     @Order(1)
     void anOperatorRollsOutFromCockpitApprovesInTasklistAndWatchesItComplete() {
@@ -107,14 +114,17 @@ class OperatorScreensBrowserTest {
         String pid = browser.visible("[data-orch=started-instance]").getText().replace("process instance", "").strip();
         assertThat(history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult().getStartUserId()).isEqualTo("admin");
         // the message stays; the fleet shows the rollout running and its approval waiting, linked to Tasklist
-        WebElement approval = browser.visible("[data-orch=approvals-" + SET + "] a");
-        assertThat(approval.getText()).isEqualTo("Approve rollout of " + SET);
+        // the dashboard redraws itself every few seconds: the link is read in one go, not kept as an element
+        String approvalLink = browser.until(d -> {
+            WebElement link = d.findElement(By.cssSelector("[data-orch=approvals-" + SET + "] a"));
+            return link.isDisplayed() && link.getText().equals("Approve rollout of " + SET) ? link.getAttribute("href") : null;
+        });
         browser.visible("[data-orch=running-" + SET + "] a");
         assertThat(browser.visible("[data-orch=message-success]").getText()).contains("Rollout of " + SET + " started");
         browser.shot("cockpit-fleet", "cockpit-fleet.png");
 
         // Tasklist, on the same session: claim, read, decide with the form's explicit choice
-        browser.driver().get(approval.getAttribute("href"));
+        browser.driver().get(approvalLink);
         decide("Approve this rollout", "looks good", "tasklist-approval.png");
         Task nextWave = await().atMost(Duration.ofMinutes(2)).until(() -> tasks.createTaskQuery().processInstanceId(pid)
                 .taskDefinitionKey("UserTask_ApproveNextWave").singleResult(), t -> t != null);

@@ -72,7 +72,7 @@ class PatroniRollingRestartTest extends PatroniEndToEnd {
         // reached running: the fixture had started the node already, so node-start left the same process running
         Map<String, Long> pidsBefore = new HashMap<>();
         for (PatroniClusterFixture.Node node : patroni().nodes()) {
-            assertThat(rollouts.backendResults(node.name())).as("backend commands of " + node.name()).containsExactly("start:ok");
+            rollouts.awaitBackendResults(node.name(), "start:ok");
             pidsBefore.put(node.name(), patroni().pid(node.name()));
             assertThat(pidsBefore.get(node.name())).as("the fixture's own process still runs " + node.name()).isEqualTo(node.pid());
         }

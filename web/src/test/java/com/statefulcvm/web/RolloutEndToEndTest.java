@@ -129,7 +129,7 @@ class RolloutEndToEndTest {
     void injected503And409AreRetriedAndTheRolloutStillFinishes() throws Exception {
         driver().awaitAllRunning(3);
         // Reads are retried by the client. A 503 of the compose PATCH is not: it may have reached the service, so the
-        // job fails (one answer is no outage: the engine's retry, R3/PT10S), and it reads the CVM back before it sends
+        // job fails (one answer is no outage: the engine's retry, R5/PT10S), and it reads the CVM back before it sends
         // the compose again (exactly-once). That read-back tells an update that took by a boot after the intent,
         // within BootMarker.TOLERANCE: a CVM the test before updated a moment ago would pass for one (on Phala a boot
         // takes minutes), so the CVMs' boots are first let grow older than that. A 409 (another operation in

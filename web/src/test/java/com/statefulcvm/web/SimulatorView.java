@@ -92,9 +92,26 @@ final class SimulatorView {
         return out;
     }
 
-    /** The events of CVMs whose name starts with {@code prefix} (one replica set's slots). */
+    /**
+     * The events of CVMs whose name starts with {@code prefix} (one replica set's slots), each under the CVM's last
+     * name: the service names a new CVM itself and we rename it to its slot afterwards (PATCH /cvms/{id}/name), so
+     * its first events (created, running) carry the service's name.
+     */
     static List<JsonNode> of(List<JsonNode> events, String prefix) {
-        return events.stream().filter(e -> e.get("cvm").asText().startsWith(prefix)).toList();
+        Map<String, String> lastName = new LinkedHashMap<>();
+        events.forEach(e -> lastName.put(identity(e), e.get("cvm").asText()));
+        return events.stream()
+                .map(e -> {
+                    com.fasterxml.jackson.databind.node.ObjectNode named = e.deepCopy();
+                    named.put("cvm", lastName.get(identity(e)));
+                    return (JsonNode) named;
+                })
+                .filter(e -> e.get("cvm").asText().startsWith(prefix)).toList();
+    }
+
+    private static String identity(JsonNode event) {
+        JsonNode uuid = event.get("vmUuid");
+        return uuid == null || uuid.isNull() ? "name:" + event.get("cvm").asText() : uuid.asText();
     }
 
     /** The CVMs in the order in which each first left "running" for an update. */

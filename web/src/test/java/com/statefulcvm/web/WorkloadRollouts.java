@@ -89,6 +89,15 @@ final class WorkloadRollouts {
         return results;
     }
 
+    /**
+     * Waits until the CVM's backend commands are exactly these: the simulator runs a backend's command, and records its
+     * result, a moment after the CVM is seen running.
+     */
+    void awaitBackendResults(String cvm, String... expected) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                org.assertj.core.api.Assertions.assertThat(backendResults(cvm)).as("backend commands of " + cvm).containsExactly(expected));
+    }
+
     // --- the simulator's journal (events as SimulatorView reads them) ---
 
     /** The CVMs in the order in which each first left "running" for a restart. */

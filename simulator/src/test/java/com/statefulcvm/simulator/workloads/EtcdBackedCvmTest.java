@@ -91,7 +91,9 @@ class EtcdBackedCvmTest extends BackedCvmTestSupport {
         lifecycle("etcd-1", "stop");
         awaitSettled("etcd-1", "stopped");
         await().atMost(Duration.ofSeconds(30)).until(() -> !etcd.clientPortOpen("etcd-1"));
-        assertThat(etcd.pid("etcd-1")).as("the member's process is gone").isZero();
+        // the port closes a moment before the process has exited and its pid is cleared
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(etcd.pid("etcd-1")).as("the member's process is gone").isZero());
         awaitBackendIdle("etcd-1");
         assertThat(results("etcd-1")).endsWith("stop:ok");
         SimClient.Response down = gateway("GET", "etcd-1", PORT, "/health", null);
