@@ -14,6 +14,11 @@
 #   patroni-cluster.sh node-kill  <dir> <name> SIGKILL to Patroni and to PostgreSQL's whole process group (a crash)
 #   patroni-cluster.sh node-start <dir> <name> starts Patroni again on its ports and data; returns once its REST API
 #                                              answers (no-op if it runs)
+#   patroni-cluster.sh node-start-held <dir> <name>  starts the node through the hold-back agent
+#                                              (config/compose/holdback-agent.py) as a compose would: Patroni runs only
+#                                              once released (POST /release on the node's holdPort), when a leader
+#                                              already runs, or when the node has no data yet; returns once the agent
+#                                              answers (no-op if it runs). Its releases go to <dir>/<name>/holdback.events
 #   patroni-cluster.sh wait-streaming <dir> [timeout=60]   waits for one leader and n-1 streaming replicas
 #   patroni-cluster.sh prepare <dir> <name>    a further node, not started: ports and config only; its node-start
 #                                              clones the leader and streams from it (info and stop include it;
@@ -29,6 +34,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PATRONI_BIN=${PATRONI_BIN:-patroni}
 PG_BIN_DIR=${PG_BIN_DIR:-}
 PYTHON=${PYTHON:-/usr/bin/python3}
+HOLDBACK_AGENT=${HOLDBACK_AGENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../config/compose" && pwd)/holdback-agent.py}
 START_TIMEOUT=${START_TIMEOUT:-90}
 STOP_GRACE=${STOP_GRACE:-30}
 SUPERUSER_PASSWORD=${PATRONI_FIXTURE_SUPERUSER_PASSWORD:-fixture-superuser-secret}
@@ -36,7 +42,7 @@ REPLICATION_PASSWORD=${PATRONI_FIXTURE_REPLICATION_PASSWORD:-fixture-replication
 REWIND_PASSWORD=${PATRONI_FIXTURE_REWIND_PASSWORD:-fixture-rewind-secret}
 
 usage() {
-  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -83,8 +89,8 @@ postmaster_pid() {
 
 node_json() {
   load_node "$1"
-  printf '{"name":"%s","restApi":"http://127.0.0.1:%s","pgPort":%s,"pid":%s}' \
-    "$1" "$REST_PORT" "$PG_PORT" "$(node_pid "$1")"
+  printf '{"name":"%s","restApi":"http://127.0.0.1:%s","pgPort":%s,"holdPort":%s,"pid":%s}' \
+    "$1" "$REST_PORT" "$PG_PORT" "${HOLD_PORT:-0}" "$(node_pid "$1")"
 }
 
 # GET <url> and print one field of the JSON answer via a Python expression on `j` (empty on any failure).
@@ -157,6 +163,23 @@ launch() {
     "$PATRONI_BIN" "$dir/patroni.yml"
 }
 
+# The node through the hold-back agent: the agent is the node's process (its command line names patroni.yml, so
+# node_pid finds it), Patroni its child, started when the agent releases it.
+launch_held() {
+  local name=$1 dir
+  dir=$(node_dir "$name")
+  load_node "$name"
+  [ -n "${HOLD_PORT:-}" ] || die "$name has no hold-back port (a cluster started before node-start-held existed)"
+  launch_process "$name" "$(node_pid "$name")" "$HOLD_PORT" "hold-back port" "$dir/pid" "$dir/patroni.log" \
+    "$PYTHON" "$HOLDBACK_AGENT" --port "$HOLD_PORT" --bind 127.0.0.1 --data-dir "$dir/data" \
+    --patronictl-config "$dir/patroni.yml" --events "$dir/holdback.events" --pg-controldata "$PG_BIN_DIR/pg_controldata" \
+    -- "$PATRONI_BIN" "$dir/patroni.yml"
+}
+
+agent_answers() {
+  curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$1/sequence"
+}
+
 rest_api_answers() {
   curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$1/patroni"
 }
@@ -183,7 +206,8 @@ halt() {
   load_node "$name"
   pid=$(node_pid "$name")
   if [ "$signal" = KILL ]; then
-    [ "$pid" = 0 ] || kill -KILL "$pid" 2>/dev/null || true
+    # the node's whole process group: a hold-back agent and the Patroni it started go together (a crash)
+    [ "$pid" = 0 ] || kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     kill_postmaster "$name"
     [ "$pid" = 0 ] || wait_until 10 "$name (pid $pid) to die" pid_gone "$pid" || die "$name survived SIGKILL"
   else
@@ -342,7 +366,7 @@ cmd_start() {
     names+=("$name")
     dir=$(node_dir "$name")
     mkdir -p "$dir"
-    printf 'REST_PORT=%s\nPG_PORT=%s\n' "$(free_port)" "$(free_port)" >"$dir/node.env"
+    printf 'REST_PORT=%s\nPG_PORT=%s\nHOLD_PORT=%s\n' "$(free_port)" "$(free_port)" "$(free_port)" >"$dir/node.env"
     write_config "$name"
     if [ -n "$RUN_AS" ]; then
       chown -R "$RUN_AS:" "$dir"
@@ -388,11 +412,30 @@ cmd_prepare() {
     note "$name is prepared already"
   else
     mkdir -p "$dir"
-    printf 'REST_PORT=%s\nPG_PORT=%s\n' "$(free_port)" "$(free_port)" >"$dir/node.env"
+    printf 'REST_PORT=%s\nPG_PORT=%s\nHOLD_PORT=%s\n' "$(free_port)" "$(free_port)" "$(free_port)" >"$dir/node.env"
     write_config "$name"
     [ -z "$RUN_AS" ] || chown -R "$RUN_AS:" "$dir"
     echo "$name" >>"$DIR/prepared"
   fi
+  node_json "$name"
+  echo
+}
+
+cmd_node_start_held() {
+  local name=$1 dir
+  load_cluster
+  load_node "$name"
+  set_run_as
+  dir=$(node_dir "$name")
+  if [ "$(node_pid "$name")" != 0 ]; then
+    # running already (with or without an agent): nothing to start, as node-start
+    note "$name already running (pid $(node_pid "$name"))"
+    node_json "$name"
+    echo
+    return 0
+  fi
+  launch_held "$name"
+  wait_started "$name" "$dir/pid" "$dir/patroni.log" 30 "$name's hold-back agent on $HOLD_PORT" agent_answers "$HOLD_PORT"
   node_json "$name"
   echo
 }
@@ -418,6 +461,7 @@ case "$command" in
   stop) cmd_stop ;;
   wait-streaming) cmd_wait_streaming "${1:-$START_TIMEOUT}" ;;
   node-start) [ $# -eq 1 ] || usage; cmd_node_start "$1" ;;
+  node-start-held) [ $# -eq 1 ] || usage; cmd_node_start_held "$1" ;;
   prepare) [ $# -eq 1 ] || usage; cmd_prepare "$1" ;;
   node-stop) [ $# -eq 1 ] || usage; halt "$1" TERM ;;
   node-kill) [ $# -eq 1 ] || usage; halt "$1" KILL ;;

@@ -38,8 +38,9 @@ public final class AdmissionPolicy {
             identity.add("app_id " + evidence.appId() + " is not the set's app " + bare(request.appId()));
         }
         if (request.allowedComposeHashes().stream().noneMatch(h -> same(h, evidence.composeHash()))) {
-            identity.add("compose_hash " + abbreviate(evidence.composeHash()) + " is not an allowed revision "
-                    + request.allowedComposeHashes().stream().map(AdmissionPolicy::abbreviate).sorted().toList());
+            identity.add("compose_hash " + abbreviate(evidence.composeHash()) + " is none of the composes we intend "
+                    + request.allowedComposeHashes().stream().map(AdmissionPolicy::abbreviate).sorted().toList()
+                    + " (re-composed behind our back?)");
         }
         if (request.boundInstanceId() != null && !same(request.boundInstanceId(), evidence.instanceId())) {
             identity.add("instance_id " + abbreviate(evidence.instanceId()) + " is not the one bound to " + request.slot()
@@ -47,6 +48,13 @@ public final class AdmissionPolicy {
         }
         if (!spec.getOsImageHashes().isEmpty() && spec.getOsImageHashes().stream().noneMatch(h -> same(h, evidence.osImageHash()))) {
             identity.add("OS image " + abbreviate(evidence.osImageHash()) + " is not allowed");
+        }
+        List<PlatformMeasurements> platforms = spec.getPlatforms() == null ? List.of() : spec.getPlatforms();
+        if (!platforms.isEmpty() && platforms.stream().noneMatch(p -> same(p.getMrtd(), evidence.mrtd())
+                && same(p.getRtmr0(), evidence.rtmr0()) && same(p.getRtmr1(), evidence.rtmr1()) && same(p.getRtmr2(), evidence.rtmr2()))) {
+            identity.add("platform (MRTD " + abbreviate(evidence.mrtd()) + ", RTMR0 " + abbreviate(evidence.rtmr0()) + ", RTMR1 "
+                    + abbreviate(evidence.rtmr1()) + ", RTMR2 " + abbreviate(evidence.rtmr2()) + ") is none of the set's platforms "
+                    + platforms.stream().map(PlatformMeasurements::describe).toList() + ": another OS image or firmware");
         }
         if (evidence.tcbStatus() == null || !spec.getAcceptedTcbStatuses().contains(evidence.tcbStatus())) {
             identity.add("TCB status " + evidence.tcbStatus() + " is not accepted " + spec.getAcceptedTcbStatuses());

@@ -17,6 +17,12 @@ public class AttestationSpec {
     private List<String> kmsKeyIds = new ArrayList<>();
     /** Allowed OS image hashes (hex); empty means any. */
     private List<String> osImageHashes = new ArrayList<>();
+    /**
+     * The platforms (MRTD and RTMR0-2) the set's CVMs may run on. Empty means any, which only a deployment with the
+     * built-in simulator accepts: with the real Phala Cloud every set that requires attestation must pin them, and its
+     * KMS key (FleetValidator).
+     */
+    private List<PlatformMeasurements> platforms = new ArrayList<>();
     private List<String> acceptedTcbStatuses = new ArrayList<>(List.of("UpToDate"));
     /** How a CVM that fails attestation (in any procedure, or when the monitor re-attests it) is kept out. */
     private FencePolicy onFailure = FencePolicy.STOP;
@@ -25,6 +31,8 @@ public class AttestationSpec {
     public void setRequired(boolean required) { this.required = required; }
     public List<String> getKmsKeyIds() { return kmsKeyIds; }
     public void setKmsKeyIds(List<String> kmsKeyIds) { this.kmsKeyIds = kmsKeyIds; }
+    public List<PlatformMeasurements> getPlatforms() { return platforms; }
+    public void setPlatforms(List<PlatformMeasurements> platforms) { this.platforms = platforms; }
     public List<String> getOsImageHashes() { return osImageHashes; }
     public void setOsImageHashes(List<String> osImageHashes) { this.osImageHashes = osImageHashes; }
     public List<String> getAcceptedTcbStatuses() { return acceptedTcbStatuses; }

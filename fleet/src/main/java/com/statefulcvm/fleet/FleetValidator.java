@@ -25,6 +25,7 @@ public class FleetValidator {
 
     private final Set<String> workloadTypes;
     private final boolean missingAppsMayBeCreated;
+    private final boolean platformPinned;
     private final Path baseDir;
 
     /**
@@ -33,9 +34,18 @@ public class FleetValidator {
      * @param baseDir                 what relative {@code composeFile} paths are resolved against
      */
     public FleetValidator(Set<String> workloadTypes, boolean missingAppsMayBeCreated, Path baseDir) {
+        this(workloadTypes, missingAppsMayBeCreated, baseDir, false);
+    }
+
+    /**
+     * @param platformPinned true with the real Phala Cloud (the {@code phala} profile): every set that requires
+     *                       attestation must pin its platforms (MRTD, RTMR0-2) and its KMS key; "any" is for the simulator
+     */
+    public FleetValidator(Set<String> workloadTypes, boolean missingAppsMayBeCreated, Path baseDir, boolean platformPinned) {
         this.workloadTypes = Set.copyOf(workloadTypes);
         this.missingAppsMayBeCreated = missingAppsMayBeCreated;
         this.baseDir = baseDir;
+        this.platformPinned = platformPinned;
     }
 
     public List<String> validate(FleetDefinition fleet) {
@@ -171,6 +181,13 @@ public class FleetValidator {
 
     private static final Pattern HEX = Pattern.compile("^(0x)?[0-9a-fA-F]+$");
 
+    /** A TD measurement (MRTD, RTMRn): 48 bytes as 96 hex characters. */
+    private static void measurement(String value, String field, Problems p) {
+        if (value == null || !HEX.matcher(value).matches() || value.replace("0x", "").length() != 96) {
+            p.add(field, "must be 96 hex characters (48 bytes) (was " + (value == null ? "missing" : "'" + value + "'") + ")");
+        }
+    }
+
     private void validateAttestation(AttestationSpec attestation, Problems p) {
         if (attestation == null) {
             p.add("attestation", "is required");
@@ -189,6 +206,24 @@ public class FleetValidator {
             String hash = String.valueOf(osImageHashes.get(i));
             if (!HEX.matcher(hash).matches() || hash.replace("0x", "").length() != 64) {
                 p.add("attestation.osImageHashes[" + i + "]", "must be 64 hex characters (was '" + hash + "')");
+            }
+        }
+        List<PlatformMeasurements> platforms = attestation.getPlatforms() == null ? List.of() : attestation.getPlatforms();
+        for (int i = 0; i < platforms.size(); i++) {
+            PlatformMeasurements platform = platforms.get(i);
+            measurement(platform == null ? null : platform.getMrtd(), "attestation.platforms[" + i + "].mrtd", p);
+            measurement(platform == null ? null : platform.getRtmr0(), "attestation.platforms[" + i + "].rtmr0", p);
+            measurement(platform == null ? null : platform.getRtmr1(), "attestation.platforms[" + i + "].rtmr1", p);
+            measurement(platform == null ? null : platform.getRtmr2(), "attestation.platforms[" + i + "].rtmr2", p);
+        }
+        if (platformPinned && attestation.isRequired()) {
+            if (platforms.isEmpty()) {
+                p.add("attestation.platforms", "must pin at least one platform (mrtd, rtmr0, rtmr1, rtmr2 of the OS image the set runs)"
+                        + " with the real Phala Cloud; any platform is accepted only with the built-in simulator");
+            }
+            if (kmsKeyIds.isEmpty()) {
+                p.add("attestation.kmsKeyIds", "must pin the KMS key with the real Phala Cloud; any key provider named kms is"
+                        + " accepted only with the built-in simulator");
             }
         }
         if (attestation.getOnFailure() == null) {

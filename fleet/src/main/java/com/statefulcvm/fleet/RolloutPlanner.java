@@ -1,5 +1,7 @@
 package com.statefulcvm.fleet;
 
+import com.statefulcvm.fleet.budget.DisruptionBudget;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -73,6 +75,12 @@ public class RolloutPlanner {
                 downOutside++;
                 continue;
             }
+            if (instance.fenced() != null) {
+                // kept out until an operator readmits it: not updated, and down for the budget whatever its CVM shows
+                idle.add(new PlannedStep(ordinal, slot, RolloutAction.NONE, instance.fenced() + "; not updated until readmitted", -1));
+                downOutside++;
+                continue;
+            }
             if (instance.role() == InstanceRole.LEADER) {
                 leaderReported = true;
             }
@@ -97,7 +105,9 @@ public class RolloutPlanner {
         List<Candidate> first = available.stream().filter(c -> !lastAlone.contains(c)).toList();
         lastAlone.forEach(c -> leaders.add(c.slot()));
 
-        int maxUnavailable = policy.resolvedMaxUnavailable(replicas);
+        // the set's disruption budget: a raft store's rollout never takes its quorum down, whatever maxUnavailable says
+        DisruptionBudget disruption = DisruptionBudget.of(replicas, request.workloadType(), policy);
+        int maxUnavailable = disruption.disruptionsAllowed();
         int maxSurge = Math.min(policy.resolvedMaxSurge(replicas), available.size());
         int budget = maxUnavailable + maxSurge - downOutside;
 
@@ -151,6 +161,10 @@ public class RolloutPlanner {
         steps.addAll(idle);
 
         List<String> blockers = new ArrayList<>();
+        if (maxUnavailable < policy.resolvedMaxUnavailable(replicas)) {
+            blockers.add("maxUnavailable " + policy.resolvedMaxUnavailable(replicas) + " capped at " + maxUnavailable
+                    + " by the disruption budget (" + disruption.describe() + ")");
+        }
         if (!waves.isEmpty()) {
             if (request.approvalBeforeRollout()) {
                 blockers.add("waiting: approval before the rollout");

@@ -67,6 +67,27 @@ class AdmissionPolicyTest {
         assertThat(decision.summary()).contains("app_id").contains("compose_hash").contains("instance_id").contains("TCB status OutOfDate");
     }
 
+    /** Issue 20: the platform is pinned: a TD with another OS image (MRTD, RTMR0-2) on an up-to-date host is refused. */
+    @Test
+    void aTdWithAnotherOsImageOnAnUpToDateHostIsRefused() {
+        String mrtd = "a1".repeat(48);
+        String rtmr0 = "b2".repeat(48);
+        String rtmr1 = "c3".repeat(48);
+        String rtmr2 = "d4".repeat(48);
+        spec.setPlatforms(List.of(new PlatformMeasurements("dstack-0.5.3", mrtd.toUpperCase(), rtmr0, rtmr1, rtmr2)));
+        AttestedIdentity pinned = new AttestedIdentity(true, List.of(), APP, COMPOSE, INSTANCE, OS, "kms", KMS, "UpToDate",
+                nonce.reportDataHex(), mrtd, rtmr0, rtmr1, rtmr2);
+        assertThat(decide(pinned).admitted()).isTrue();
+        AttestedIdentity otherImage = new AttestedIdentity(true, List.of(), APP, COMPOSE, INSTANCE, OS, "kms", KMS, "UpToDate",
+                nonce.reportDataHex(), mrtd, rtmr0, "ee".repeat(48), "ff".repeat(48));
+        AdmissionDecision refused = decide(otherImage);
+        assertThat(refused.code()).isEqualTo("ADMISSION_REJECTED");
+        assertThat(refused.summary()).contains("is none of the set's platforms [dstack-0.5.3 (MRTD A1A1A1A1A1A1…)]: another OS image or firmware");
+        AttestedIdentity unreported = new AttestedIdentity(true, List.of(), APP, COMPOSE, INSTANCE, OS, "kms", KMS, "UpToDate",
+                nonce.reportDataHex());
+        assertThat(decide(unreported).admitted()).as("measurements the verifier does not report are no match").isFalse();
+    }
+
     @Test
     void aCvmWeCreatedMayBringANewInstanceId() {
         AdmissionRequest created = new AdmissionRequest("webdemo-1", APP, Set.of(COMPOSE), null, nonce.reportDataHex());

@@ -36,6 +36,33 @@ class FleetValidatorTest {
         return fleet;
     }
 
+    /**
+     * Issue 20: with the real Phala Cloud every set that requires attestation pins its platforms (MRTD, RTMR0-2) and KMS
+     * key; "any" is for the built-in simulator, where the same set passes.
+     */
+    @Test
+    void withoutTheSimulatorPlatformsAndTheKmsKeyMustBePinned() {
+        FleetValidator phala = new FleetValidator(TYPES, false, Path.of("."), true);
+        ReplicaSetSpec unpinned = validSet("webdemo");
+        unpinned.setAppId("app_" + "ab".repeat(20));
+        assertThat(validator.validate(fleetOf(unpinned))).as("the simulator accepts any").isEmpty();
+        assertThat(phala.validate(fleetOf(unpinned))).containsExactly(
+                "replicaSets[0] (webdemo): attestation.platforms: must pin at least one platform (mrtd, rtmr0, rtmr1, rtmr2 of the OS"
+                        + " image the set runs) with the real Phala Cloud; any platform is accepted only with the built-in simulator",
+                "replicaSets[0] (webdemo): attestation.kmsKeyIds: must pin the KMS key with the real Phala Cloud; any key provider"
+                        + " named kms is accepted only with the built-in simulator");
+        unpinned.getAttestation().setPlatforms(List.of(new PlatformMeasurements("dstack-0.5.3", "a1".repeat(48), "b2".repeat(48),
+                "c3".repeat(48), "d4".repeat(24))));
+        unpinned.getAttestation().setKmsKeyIds(List.of("ef".repeat(20)));
+        assertThat(phala.validate(fleetOf(unpinned))).containsExactly(
+                "replicaSets[0] (webdemo): attestation.platforms[0].rtmr2: must be 96 hex characters (48 bytes) (was '" + "d4".repeat(24) + "')");
+        unpinned.getAttestation().getPlatforms().get(0).setRtmr2("d4".repeat(48));
+        assertThat(phala.validate(fleetOf(unpinned))).isEmpty();
+        unpinned.getAttestation().setPlatforms(List.of());
+        unpinned.getAttestation().setRequired(false);
+        assertThat(phala.validate(fleetOf(unpinned))).as("nothing to pin without attestation").isEmpty();
+    }
+
     @Test
     void acceptsAValidFleet() {
         assertThat(validator.validate(fleetOf(validSet("webdemo"), validSet("patroni-demo")))).isEmpty();

@@ -34,4 +34,26 @@ class HealthGateTest {
         assertThat(gate.passed(s, t0.plusSeconds(3))).isTrue();
         assertThat(s.healthySince()).isEqualTo(t0.plusSeconds(2));
     }
+
+    @Test
+    void theNextProbeComesAsSoonAsMinReadyCanPassOnceTheStreakIsLongEnough() {
+        HealthGate gate = new HealthGate(1, Duration.ofSeconds(1));
+        Duration interval = Duration.ofSeconds(10);
+        HealthGate.State s = gate.observe(HealthGate.State.INITIAL, true, t0);
+        assertThat(gate.nextProbe(s, t0, interval)).as("min ready, not the interval").isEqualTo(t0.plusSeconds(1));
+        HealthGate.State then = gate.observe(s, true, t0.plusSeconds(1));
+        assertThat(gate.passed(then, t0.plusSeconds(1))).isTrue();
+    }
+
+    @Test
+    void theIntervalStandsWhileTheStreakIsShortOrMinReadyIsLonger() {
+        Duration interval = Duration.ofSeconds(10);
+        HealthGate two = new HealthGate(2, Duration.ofSeconds(1));
+        HealthGate.State first = two.observe(HealthGate.State.INITIAL, true, t0);
+        assertThat(two.nextProbe(first, t0, interval)).as("the second good check comes at its interval").isEqualTo(t0.plusSeconds(10));
+        HealthGate slow = new HealthGate(1, Duration.ofSeconds(30));
+        HealthGate.State s = slow.observe(HealthGate.State.INITIAL, true, t0);
+        assertThat(slow.nextProbe(s, t0, interval)).isEqualTo(t0.plusSeconds(10));
+        assertThat(slow.nextProbe(HealthGate.State.INITIAL, t0, interval)).as("after a failure").isEqualTo(t0.plusSeconds(10));
+    }
 }

@@ -65,6 +65,34 @@ class RolloutPlannerTest {
         assertThat(plan.refused()).isFalse();
     }
 
+    /** Issue 20: a fenced slot is neither updated nor counted available, whatever its CVM shows. */
+    @Test
+    void aFencedSlotIsNotUpdatedAndEatsTheBudgetLikeAnyInstanceThatIsDown() {
+        List<InstanceSnapshot> instances = new java.util.ArrayList<>(allOld(3));
+        instances.set(1, new InstanceSnapshot(1, "x-1", "cvm_1", "running", OLD, "hash1", true, InstanceRole.UNKNOWN,
+                "fenced (stopped): attestation failed: QUOTE_INVALID"));
+        RolloutPlan plan = plan(3, p -> p.setMaxUnavailable("1"), instances);
+        assertThat(plan.slotsToUpdate()).containsExactly("x-2", "x-0");
+        assertThat(plan.steps()).filteredOn(s -> s.slot().equals("x-1")).singleElement()
+                .satisfies(s -> assertThat(s.action()).isEqualTo(RolloutAction.NONE))
+                .satisfies(s -> assertThat(s.reason()).isEqualTo("fenced (stopped): attestation failed: QUOTE_INVALID; not updated until readmitted"));
+        assertThat(plan.refused()).as("the fenced slot uses the only unavailability allowed").isTrue();
+        assertThat(plan.refusals()).containsExactly("1 instance is already unavailable outside this rollout's scope and "
+                + "maxUnavailable is 1: no instance can be taken down");
+    }
+
+    /** Issue 20: the disruption budget caps a raft store's waves at what keeps its quorum. */
+    @Test
+    void aRaftStoresWavesNeverTakeItsQuorumDown() {
+        RolloutPlan etcd = planner.plan(new PlanRequest("x", 3, policy(p -> p.setMaxUnavailable("2")), allOld(3), NEW, Set.of(),
+                false, false, List.of(), "etcd"));
+        assertThat(etcd.waves()).containsExactly(List.of("x-2"), List.of("x-1"), List.of("x-0"));
+        assertThat(etcd.maxUnavailable()).isEqualTo(1);
+        assertThat(etcd.blockers()).contains("maxUnavailable 2 capped at 1 by the disruption budget (quorum 2 of 3, tolerates 1 down)");
+        RolloutPlan generic = plan(3, p -> p.setMaxUnavailable("2"), allOld(3));
+        assertThat(generic.waves()).containsExactly(List.of("x-2", "x-1"), List.of("x-0"));
+    }
+
     @Test
     void descendingOrderVisitsTheHighestOrdinalFirstAndAscendingOrdinalZero() {
         assertThat(plan(3, p -> { }, allOld(3)).slotsToUpdate()).containsExactly("x-2", "x-1", "x-0");

@@ -38,6 +38,8 @@ class AdmissionProcessTest {
     private boolean admitted = true;
     private String onFailure = "STOP";
     private boolean drainFails = false;
+    /** Phala takes the stop only at the n-th time it is asked (the fence itself is recorded before the first). */
+    private int stopHoldsAt = 1;
     private final List<String> steps = new ArrayList<>();
     private final DueJobs jobs = new DueJobs(Set.of("BoundaryEvent_HookTimedOut"));
 
@@ -53,10 +55,16 @@ class AdmissionProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             steps.add("fence:" + ex.getVariable("slot") + ":" + onFailure + ":" + ex.getVariable("attestationReason"));
             ex.setVariable("fenceAction", onFailure);
+            ex.setVariable("fenceHolds", stopHoldsAt <= 1);
+            ex.setVariable("cvmPollInterval", "PT1S");
             ex.setVariable("workloadType", "generic");
             ex.setVariable("hookTimeout", "PT30S");
             ex.setVariable("hookPollInterval", "PT1S");
             ex.setVariable("hookDefaultResult", "ABANDON");
+        });
+        Mocks.register("confirmFencedStop", (JavaDelegate) ex -> {
+            steps.add("stop-again:" + ex.getVariable("slot"));
+            ex.setVariable("fenceHolds", steps.stream().filter(s -> s.startsWith("stop-again:")).count() + 1 >= stopHoldsAt);
         });
         Mocks.register("callPreStopEndpoint", (JavaDelegate) ex -> {
             steps.add("drain:" + ex.getVariable("slot"));
@@ -98,6 +106,18 @@ class AdmissionProcessTest {
         assertThat(steps).containsExactly("attest:db-1/i-1/[aa]", "fence:db-1:STOP:QUOTE_INVALID: quote.signature: does not verify");
         assertThat(passedInAttest("CallActivity_DrainFenced")).isFalse();
         assertThat(passedInAttest("EndEvent_AttestationFailed")).isTrue();
+    }
+
+    /** Issue 20: a stop Phala does not take (busy, down) is asked again until it holds; the fence stands meanwhile. */
+    @Test
+    void aStopThatDoesNotHoldIsAskedAgainUntilItDoes() {
+        admitted = false;
+        stopHoldsAt = 3;
+        ProcessInstance pi = admit();
+        DueJobs.that(pi).isEnded().hasPassed("EndEvent_Fenced");
+        assertThat(steps).containsExactly("attest:db-1/i-1/[aa]", "fence:db-1:STOP:QUOTE_INVALID: quote.signature: does not verify",
+                "stop-again:db-1", "stop-again:db-1");
+        assertThat(passedInAttest("Timer_WaitForStop")).isTrue();
     }
 
     @Test

@@ -117,6 +117,7 @@ class HealProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             steps.add("fence:" + ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             steps.add("attest:" + ex.getVariable("boundInstanceId"));

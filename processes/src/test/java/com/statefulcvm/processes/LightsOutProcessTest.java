@@ -1,9 +1,11 @@
 package com.statefulcvm.processes;
 
+import com.statefulcvm.delegates.lightsout.ChooseLightsOutSeed;
+import com.statefulcvm.delegates.lightsout.RecordSequenceNumber;
+import com.statefulcvm.delegates.lightsout.RequireLightsOutSeed;
 import org.camunda.bpm.engine.delegate.BpmnError;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.camunda.bpm.engine.delegate.TaskListener;
-import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.test.Deployment;
@@ -50,6 +52,10 @@ class LightsOutProcessTest {
     private String refusal = "";
     private boolean approval = false;
     private final Map<String, Object> numbers = new HashMap<>(Map.of("kv-0", 100L, "kv-1", 300L, "kv-2", 200L));
+    /** slot to its generation (Patroni's timeline), for a stand-in that reports one. */
+    private final Map<String, Long> generations = new HashMap<>();
+    /** slot to its fence: the plan leaves these slots alone. */
+    private final Map<String, String> fenced = new LinkedHashMap<>();
     private Set<String> notAdmitted = Set.of();
     private boolean slowRelease = false;
     private final List<String> steps = new ArrayList<>();
@@ -60,7 +66,10 @@ class LightsOutProcessTest {
         Mocks.register("planLightsOut", (JavaDelegate) ex -> {
             steps.add("plan");
             ex.setVariable("lightsOutRefusal", refusal);
-            ex.setVariable("lightsOutSlots", new ArrayList<>(SLOTS));
+            List<String> started = new ArrayList<>(SLOTS);
+            started.removeAll(fenced.keySet());
+            ex.setVariable("lightsOutSlots", started);
+            ex.setVariable("fencedSlots", new LinkedHashMap<>(fenced));
             ex.setVariable("wave", new ArrayList<>(SLOTS));
             ex.setVariable("knownInstanceIds", new HashMap<>(Map.of("kv-0", "i-0", "kv-1", "i-1", "kv-2", "i-2")));
             ex.setVariable("lightsOutApproval", approval);
@@ -95,54 +104,29 @@ class LightsOutProcessTest {
             if (answer != null) {
                 ex.setVariable("sequenceNumber", answer);
                 ex.setVariable("sequenceSource", "GET /sequence");
+                ex.setVariable("sequenceGeneration", generations.get(slot));
             }
             ex.setVariable("stage", answer == null ? "waiting: 502 no upstream" : "answered");
             // as HookStep does: the caller's timeout says what the replica was last waiting for
             ex.getProcessInstance().getSuperExecution().setVariable("hookStage", ex.getVariable("stage"));
         });
+        // the recovery's own choice and its operator check are the real beans (issue 20: no stand-in re-implements them);
+        // the wrappers only note that they ran, for the order of the steps
         Mocks.register("recordSequenceNumber", (JavaDelegate) ex -> {
+            new RecordSequenceNumber().execute(ex);
             String slot = (String) ex.getVariable("slot");
             Object error = ex.getVariableLocal("sequenceError");
-            @SuppressWarnings("unchecked") Map<String, Object> answered = new LinkedHashMap<>((Map<String, Object>) ex.getVariable("sequenceNumbers"));
-            @SuppressWarnings("unchecked") Map<String, Object> unanswered = new LinkedHashMap<>((Map<String, Object>) ex.getVariable("unansweredReplicas"));
-            if (error == null) {
-                answered.put(slot, ex.getVariableLocal("sequenceNumber"));
-            } else {
-                unanswered.put(slot, error);
-            }
-            ex.setVariable("sequenceNumbers", answered);
-            ex.setVariable("unansweredReplicas", unanswered);
             steps.add("record:" + slot + "=" + (error == null ? ex.getVariableLocal("sequenceNumber") : error));
         });
         Mocks.register("chooseLightsOutSeed", (JavaDelegate) ex -> {
-            @SuppressWarnings("unchecked") Map<String, Object> answered = (Map<String, Object>) ex.getVariable("sequenceNumbers");
-            @SuppressWarnings("unchecked") Map<String, Object> unanswered = (Map<String, Object>) ex.getVariable("unansweredReplicas");
-            String seed = answered.entrySet().stream().max((a, b) -> Long.compare(((Number) a.getValue()).longValue(),
-                    ((Number) b.getValue()).longValue())).map(Map.Entry::getKey).orElse(null);
-            ex.setVariable("chosenSeed", seed);
-            ex.setVariable("seed", seed);
-            ex.setVariable("seedOverridden", false);
-            ex.setVariable("followers", followersOf(seed));
-            ex.setVariable("seedDecisionNeeded", approval || !unanswered.isEmpty() || seed == null);
-            ex.setVariable("sequenceReport", "numbers " + answered + ", no answer " + unanswered);
-            steps.add("seed:" + seed);
+            new ChooseLightsOutSeed().execute(ex);
+            steps.add("seed:" + ex.getVariable("seed"));
         });
-        Mocks.register("requireLightsOutSeed", (TaskListener) task -> {
-            if (!(task.getVariable("approved") instanceof Boolean approved)) {
-                throw new FormFieldValidationException("approved", "approved must be true or false");
-            }
-            if (approved) {
-                String seed = (String) task.getVariable("seed");
-                if (!SLOTS.contains(seed)) {
-                    throw new FormFieldValidationException("seed", "seed must be one of kv-0, kv-1, kv-2");
-                }
-                task.getExecution().setVariable("seedOverridden", !seed.equals(task.getVariable("chosenSeed")));
-                task.getExecution().setVariable("followers", followersOf(seed));
-            }
-        });
+        Mocks.register("requireLightsOutSeed", new RequireLightsOutSeed());
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             steps.add("fence:" + ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             String slot = (String) ex.getVariable("slot");
@@ -173,12 +157,6 @@ class LightsOutProcessTest {
             ex.setVariable("outcome", ex.getVariable("lightsOutResult") + " from " + ex.getVariable("seed"));
         });
         Mocks.register("requireHookDecision", (TaskListener) task -> { });
-    }
-
-    private static ArrayList<String> followersOf(String seed) {
-        ArrayList<String> followers = new ArrayList<>(SLOTS);
-        followers.remove(seed);
-        return seed == null ? new ArrayList<>() : followers;
     }
 
     @AfterEach
@@ -221,7 +199,8 @@ class LightsOutProcessTest {
         ProcessInstance pi = recover();
         Task task = onlyTask();
         assertThat(task.getName()).isEqualTo("Approve or override the seed of kv after a lights-out");
-        assertThat(task.getDescription()).isEqualTo("numbers {kv-0=100, kv-1=300, kv-2=200}, no answer {}");
+        assertThat(task.getDescription()).isEqualTo("kv-0: 100 (GET /sequence)\nkv-1: 300 (GET /sequence) <- largest: the seed\n"
+                + "kv-2: 200 (GET /sequence)");
         assertThat(steps).doesNotContain("attest:kv-1=i-1");
         assertThatThrownBy(() -> taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-9")))
                 .hasMessageContaining("seed must be one of");
@@ -239,10 +218,47 @@ class LightsOutProcessTest {
         ProcessInstance pi = recover();
         assertThat(steps).contains("record:kv-1=answered 'n/a', not a non-negative integer", "seed:kv-2");
         Task task = onlyTask();
-        assertThat(task.getDescription()).isEqualTo("numbers {kv-0=100, kv-2=200}, no answer {kv-1=answered 'n/a', not a non-negative integer}");
+        assertThat(task.getDescription()).isEqualTo("kv-0: 100 (GET /sequence)\nkv-1: NO ANSWER: answered 'n/a', not a non-negative integer\n"
+                + "kv-2: 200 (GET /sequence) <- largest: the seed");
         jobs.complete(pi, "UserTask_ApproveSeed", "approved", true, 80);
         DueJobs.that(pi).isEnded();
         assertThat(steps).contains("attest:kv-2=i-2", "outcome:recovered");
+    }
+
+    /**
+     * Issue 20: positions compare as (generation, number), Patroni's (timeline, LSN): kv-1's higher number lies on an
+     * older timeline, so kv-2 seeds (the real ChooseLightsOutSeed; a choice by the number alone picks kv-1).
+     */
+    @Test
+    void aNewerTimelineSeedsOverAHigherPositionOnAnOlderOne() {
+        generations.putAll(Map.of("kv-0", 2L, "kv-1", 1L, "kv-2", 2L));
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded();
+        assertThat(steps).contains("seed:kv-2");
+        assertThat(steps.subList(steps.indexOf("seed:kv-2") + 1, steps.size())).startsWith("attest:kv-2=i-2", "release:kv-2");
+        assertThat(DueJobs.outcome(pi)).isEqualTo("recovered from kv-2");
+    }
+
+    /**
+     * Issue 20: a fenced slot is left alone: not started, not asked, never the proposed seed, refused as the operator's
+     * seed (the real RequireLightsOutSeed), and not a follower.
+     */
+    @Test
+    void aFencedSlotIsNotStartedAskedSeededOrJoined() {
+        approval = true;
+        fenced.put("kv-1", "fenced (stopped): attestation failed: QUOTE_INVALID");
+        ProcessInstance pi = recover();
+        assertThat(steps).doesNotContain("start:kv-1", "ask:kv-1").contains("seed:kv-2");
+        Task task = onlyTask();
+        assertThat(task.getDescription()).contains("kv-1: FENCED, not started: fenced (stopped): attestation failed: QUOTE_INVALID");
+        assertThatThrownBy(() -> taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-1")))
+                .hasMessageContaining("seed kv-1 is fenced");
+        taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-2"));
+        jobs.drive(80);
+        DueJobs.that(pi).isEnded();
+        assertThat(steps).doesNotContain("attest:kv-1=i-1", "release:kv-1");
+        assertThat(steps.subList(steps.indexOf("seed:kv-2") + 1, steps.size())).containsExactly(
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2", "attest:kv-0=i-0", "release:kv-0", "probe:kv-0", "outcome:recovered");
     }
 
     @Test

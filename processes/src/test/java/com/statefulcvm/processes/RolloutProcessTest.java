@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.assertThat;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.complete;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.execute;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.historyService;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.init;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.job;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.managementService;
@@ -132,6 +133,7 @@ class RolloutProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             fenced.add((String) ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             attestedWith.add(ex.getVariable("slot") + "/" + ex.getVariable("boundInstanceId") + "/" + ex.getVariable("allowedComposeHashes"));
@@ -261,7 +263,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         org.assertj.core.api.Assertions.assertThat(runWave()).isEqualTo(2);
         // webdemo-4 is ready, webdemo-3 still waits for health: the second wave has not started
-        assertThat(pi).isWaitingAt("Timer_WaitForHealth");
+        assertThat(pi).isWaitingAt("Gateway_WaitForProbe");
         that(recorded).containsExactly("webdemo-4");
         org.assertj.core.api.Assertions.assertThat(managementService().createJobQuery().activityId("CallActivity_DrainInstance").count()).isZero();
         unhealthy.clear();
@@ -318,14 +320,42 @@ class RolloutProcessTest {
     }
 
     @Test
+    void theStepWakerWakesAStepWaitingForItsCvmAndForItsNextProbeWithoutAJob() {
+        int[] polls = {0};
+        Mocks.register("awaitCvmRunning", (JavaDelegate) ex -> ex.setVariable("cvmRunning", ++polls[0] >= 2));
+        waves = List.of(List.of("webdemo-2"));
+        unhealthy.add("webdemo-2");
+        ProcessInstance pi = startApproved();
+        runWave();
+        assertThat(pi).isWaitingAt("Gateway_WaitForCvm");
+        long jobsBefore = historyService().createHistoricJobLogQuery().successLog().count();
+        runtimeService().messageEventReceived("CvmChanged", waitingExecution(pi, "CvmChanged"));
+        assertThat(pi).isWaitingAt("Gateway_WaitForProbe");
+        unhealthy.clear();
+        runtimeService().messageEventReceived("ProbeDue", waitingExecution(pi, "ProbeDue"));
+        org.assertj.core.api.Assertions.assertThat(historyService().createHistoricJobLogQuery().successLog().count())
+                .as("both waits ended without an engine job").isEqualTo(jobsBefore);
+        org.assertj.core.api.Assertions.assertThat(managementService().createJobQuery().activityId("Timer_WaitForCvm").count())
+                .as("the fallback timers are gone with the waits").isZero();
+        runRejoins();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted");
+        that(recorded).containsExactly("webdemo-2");
+    }
+
+    private static String waitingExecution(ProcessInstance pi, String message) {
+        return runtimeService().createEventSubscriptionQuery().processInstanceId(pi.getId()).eventName(message).singleResult()
+                .getExecutionId();
+    }
+
+    @Test
     void cvmNotYetRunningIsPolledAgainAfterATimer() {
         int[] polls = {0};
         Mocks.register("awaitCvmRunning", (JavaDelegate) ex -> ex.setVariable("cvmRunning", ++polls[0] >= 3));
         ProcessInstance pi = startApproved();
         runWave();
-        assertThat(pi).isWaitingAt("Timer_WaitForCvm");
+        assertThat(pi).isWaitingAt("Gateway_WaitForCvm");
         execute(job("Timer_WaitForCvm"));
-        assertThat(pi).isWaitingAt("Timer_WaitForCvm");
+        assertThat(pi).isWaitingAt("Gateway_WaitForCvm");
         execute(job("Timer_WaitForCvm"));
         runRejoins();
         assertThat(pi).isWaitingAt("CallActivity_DrainInstance");
@@ -416,7 +446,7 @@ class RolloutProcessTest {
         unhealthy.add("webdemo-2");
         ProcessInstance pi = startApproved();
         runWave();
-        assertThat(pi).isWaitingAt("Timer_WaitForHealth");
+        assertThat(pi).isWaitingAt("Gateway_WaitForProbe");
         execute(job("BoundaryEvent_ProgressDeadline"));
         assertThat(pi).isWaitingAt("UserTask_RolloutHalted");
         assertThat(task()).hasName("Rollout halted at webdemo-2: retry, skip or abort");
@@ -605,7 +635,7 @@ class RolloutProcessTest {
         ProcessInstance pi = startApproved();
         runWave();
         // the first probe starts the health clock, attestation follows in the same job; min ready runs meanwhile
-        assertThat(pi).isWaitingAt("Timer_WaitForHealth");
+        assertThat(pi).isWaitingAt("Gateway_WaitForProbe");
         that(checks).containsExactly("probe webdemo-2", "attest webdemo-2");
         that(recorded).isEmpty();
         execute(job("Timer_WaitForHealth"));

@@ -112,6 +112,7 @@ class ScaleProcessTest {
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             steps.add("fence:" + ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
+            ex.setVariable("fenceHolds", true);
         });
         Mocks.register("attestInstance", (JavaDelegate) ex -> {
             steps.add("attest:" + ex.getVariable("slot") + "=" + ex.getVariable("boundInstanceId"));

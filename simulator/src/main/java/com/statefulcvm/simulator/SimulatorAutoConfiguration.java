@@ -35,6 +35,7 @@ import com.statefulcvm.simulator.web.CvmOperationsController;
 import com.statefulcvm.simulator.web.FaultFilter;
 import com.statefulcvm.simulator.web.GatewayBackendFilter;
 import com.statefulcvm.simulator.web.GatewayController;
+import com.statefulcvm.simulator.web.LoopbackOnlyFilter;
 import com.statefulcvm.simulator.web.SimulatedConsulController;
 import com.statefulcvm.simulator.web.SimulatedEtcdController;
 import com.statefulcvm.simulator.web.SimulatedPatroniController;
@@ -43,7 +44,7 @@ import com.statefulcvm.simulator.web.SimulatedPatroniController;
  * Serves the simulated Phala Cloud inside any servlet application that sets {@code simulator.enabled=true}:
  * the API under {@code /simulator/api/v1}, the gateway under {@code /simulator/gateway} (with simulated Patroni, Consul
  * and etcd APIs behind it), the admin endpoints under
- * {@code /simulator/_admin}; simulated CVMs may be backed by real local processes ({@link ProcessBackends}).
+ * {@code /simulator/_admin} (this machine only, {@link LoopbackOnlyFilter}); simulated CVMs may be backed by real local processes ({@link ProcessBackends}).
  * Everything is registered here; nothing relies on the host's component scan. Each API
  * call is answered in the version its {@code X-Phala-Version} names ({@link ApiVersionFilter}).
  */
@@ -107,6 +108,16 @@ public class SimulatorAutoConfiguration {
         registration.setName("simulatorApiKeyFilter");
         registration.addUrlPatterns(ApiPaths.API + "/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 50);
+        return registration;
+    }
+
+    /** The admin controls take no login: this machine only. */
+    @Bean
+    public FilterRegistrationBean<LoopbackOnlyFilter> simulatorAdminLoopbackFilter() {
+        FilterRegistrationBean<LoopbackOnlyFilter> registration = new FilterRegistrationBean<>(new LoopbackOnlyFilter());
+        registration.setName("simulatorAdminLoopbackFilter");
+        registration.addUrlPatterns(ApiPaths.ADMIN + "/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 49);
         return registration;
     }
 

@@ -139,6 +139,60 @@ class AdmissionEndToEndTest {
         assertThat(health("admit-drain").get("instances").get(1).get("lastResult").asText()).startsWith("held: fenced (drained)");
     }
 
+    /**
+     * Issue 20: the compose hash we expect is computed from our own revision in dstack's app-compose form, never taken
+     * from Phala: a CVM re-composed through the Phala API behind our back (its update restarts it with another compose
+     * and Phala reports the new hash) is refused and fenced, not admitted. Without the binding it was admitted.
+     */
+    @Test
+    void aCvmReComposedBehindOurBackIsFencedNotAdmitted() throws Exception {
+        awaitAdmitted("admit-bind", 1);
+        HttpHeaders yaml = new HttpHeaders();
+        yaml.set("X-API-Key", "test-key");
+        yaml.set("Content-Type", "text/yaml");
+        Instant at = Instant.now();
+        ResponseEntity<String> patched = http.exchange("/simulator/api/v1/cvms/admit-bind-1/docker-compose", HttpMethod.PATCH,
+                new HttpEntity<>("services:\n  web:\n    image: attacker/hello:evil\n", yaml), String.class);
+        assertThat(patched.getStatusCode().is2xxSuccessful()).as(patched.getBody()).isTrue();
+
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> instance("admit-bind", 1), i -> i.hasNonNull("fenced"));
+        System.out.println("admit-bind-1 re-composed behind our back: " + fenced.get("fenced").asText());
+        assertThat(fenced.get("fenced").asText()).startsWith("fenced (stopped): attestation failed: ADMISSION_REJECTED")
+                .contains("compose_hash").contains("none of the composes we intend");
+        assertThat(admissionOf("admit-bind/1", at).getEndActivityId()).isEqualTo("EndEvent_Fenced");
+    }
+
+    /**
+     * Issue 20: the instance_id comes from our own records (the one an attestation of ours last admitted), not from
+     * Phala: a CVM deleted and created again in the slot through the Phala API (a new instance_id nobody of ours created)
+     * is refused and fenced. Without the binding the re-attestation bound to Phala's new instance_id and admitted it.
+     */
+    @Test
+    void aCvmReplacedBehindOurBackIsFencedNotAdmitted() throws Exception {
+        JsonNode before = awaitAdmitted("admit-bind", 0);
+        HttpHeaders key = new HttpHeaders();
+        key.set("X-API-Key", "test-key");
+        key.set("Content-Type", "application/json");
+        Instant at = Instant.now();
+        String appId = cvm("admit-bind-0").get("app_id").asText();
+        assertThat(http.exchange("/simulator/api/v1/cvms/admit-bind-0", HttpMethod.DELETE, new HttpEntity<>(key), String.class)
+                .getStatusCode().is2xxSuccessful()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> new SimulatorView(http).cvmOrNull("admit-bind-0") == null);
+        ResponseEntity<String> created = http.exchange("/simulator/api/v1/apps/" + appId.replace("app_", "") + "/instances",
+                HttpMethod.POST, new HttpEntity<>("{\"name\": \"admit-bind-0\"}", key), String.class);
+        assertThat(created.getStatusCode().is2xxSuccessful()).as(created.getBody()).isTrue();
+
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> instance("admit-bind", 0), i -> i.hasNonNull("fenced"));
+        System.out.println("admit-bind-0 replaced behind our back: " + fenced.get("fenced").asText());
+        assertThat(fenced.get("instanceId").asText()).isNotEqualTo(before.get("instanceId").asText());
+        assertThat(fenced.get("fenced").asText()).startsWith("fenced (stopped): attestation failed: ADMISSION_REJECTED")
+                .contains("instance_id").contains("is not the one bound to admit-bind-0 (" + before.get("instanceId").asText().substring(0, 16));
+        assertThat(admissionOf("admit-bind/0", at).getEndActivityId()).isEqualTo("EndEvent_Fenced");
+    }
+
     // --- helpers
 
     /** The slot's instance attested, healthy, and its verdict older than the boot marker's tolerance. */

@@ -65,6 +65,8 @@ class AttackerSuiteTest {
     private static final String OPERATOR = "olivia";
     private static final String APPROVER = "april";
     private static final String VIEWER = "vera";
+    /** The account whose password is guessed: another operator's. */
+    private static final String GUESSED = "tess";
     private static final String EVIL = "services:\n  web:\n    image: attacker/backdoor:1\n";
 
     @DynamicPropertySource
@@ -72,6 +74,10 @@ class AttackerSuiteTest {
         E2eSupport.onFreePortWithDatabase(registry, "attacker-suite");
         // the e2e profile turns four-eyes off for its single-user tests; the attacks run against a production set
         registry.add("orchestrator.fleet.four-eyes", () -> "true");
+        // as behind a TLS proxy on this machine: the clients of the login attack are told apart by X-Forwarded-For
+        registry.add("orchestrator.security.trusted-proxies", () -> "127\\.0\\.0\\.1");
+        // a guesser's first wait outlasts the test's own pace on a loaded machine
+        registry.add("orchestrator.security.login-throttle.first-delay", () -> "PT60S");
     }
 
     @Autowired
@@ -101,6 +107,7 @@ class AttackerSuiteTest {
         user(OPERATOR, "operators");
         user(APPROVER, "operators", "approvers");
         user(VIEWER, "viewers");
+        user(GUESSED, "operators");
     }
 
     @AfterEach
@@ -328,6 +335,126 @@ class AttackerSuiteTest {
         }
     }
 
+    // ---- the web: other sites, other machines, big requests, wrong passwords
+
+    /**
+     * A page of another site may make an operator's browser send /api's bodyless POSTs (pause, abort, heal) with its
+     * cached basic credentials: refused by its Origin, before anything else.
+     */
+    @Test
+    void aPageOfAnotherSiteChangesNothing() throws Exception {
+        Waiting rollout = waitingRollout(REQUESTER);
+        Snapshot before = snapshot(rollout.pid());
+        HttpHeaders foreign = new HttpHeaders();
+        foreign.setContentType(MediaType.APPLICATION_JSON);
+        foreign.set("Origin", "https://evil.example");
+        String body = JSON.writeValueAsString(Map.of("dockerCompose", EVIL));
+        for (String attacker : List.of(OPERATOR, VIEWER)) {
+            for (String path : List.of("/api/replica-sets/webdemo/rollouts", "/api/rollouts/" + rollout.pid() + "/abort",
+                    "/api/replica-sets/webdemo/instances/0/heal", "/engine-rest/process-definition/key/rollout/start")) {
+                refused(as(attacker).postForEntity(path, new HttpEntity<>(body, foreign), String.class), HttpStatus.FORBIDDEN,
+                        "a request from the page of another site (https://evil.example) may not change anything here");
+            }
+        }
+        // the same request from this server's own page (the fleet page) is an operator's like any other
+        HttpHeaders own = new HttpHeaders();
+        own.setContentType(MediaType.APPLICATION_JSON);
+        own.set("Origin", "http://localhost:" + port);
+        refused(as(OPERATOR).postForEntity("/api/rollouts/" + rollout.pid() + "/pause", new HttpEntity<>("", own), String.class),
+                HttpStatus.CONFLICT, "cannot be paused now");
+        assertNothingChanged(before);
+    }
+
+    @Test
+    void noOtherSiteFramesOurPages() {
+        for (String path : List.of("/fleet.html", "/api/replica-sets")) {
+            ResponseEntity<String> page = as(VIEWER).getForEntity(path, String.class);
+            assertThat(page.getHeaders().getFirst("X-Frame-Options")).as(path).isEqualTo("SAMEORIGIN");
+            assertThat(page.getHeaders().getFirst("Content-Security-Policy")).as(path).contains("frame-ancestors 'self'");
+        }
+    }
+
+    /**
+     * The simulator's admin controls crash CVMs and forge evidence without a login: from this machine only. Tried
+     * through a proxy (X-Forwarded-For) and on this machine's network address, where the server does not even listen.
+     */
+    @Test
+    void theSimulatorsControlsAndTheServerAnswerOnThisMachineOnly() throws Exception {
+        Snapshot before = snapshot(null);
+        HttpHeaders proxied = new HttpHeaders();
+        proxied.set("X-Forwarded-For", "203.0.113.9");
+        refused(http.exchange("/simulator/_admin/cvms/webdemo-0/crash", HttpMethod.POST, new HttpEntity<>(proxied), String.class),
+                HttpStatus.FORBIDDEN, "the simulator's admin controls answer only on this machine");
+        refused(http.exchange("/simulator/_admin/cvms/webdemo-0/evidence", HttpMethod.POST,
+                new HttpEntity<>("{\"tamper\": \"compose-hash\"}", withJson(proxied)), String.class),
+                HttpStatus.FORBIDDEN, "the simulator's admin controls answer only on this machine");
+        for (java.net.InetAddress address : networkAddresses()) {
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(address, port), 2000);
+                throw new AssertionError("the server answers on " + address + ": it must listen on loopback only (server.address)");
+            } catch (java.net.ConnectException refusedThere) {
+                // nobody listens there
+            }
+        }
+        assertNothingChanged(before);
+    }
+
+    /** Huge bodies, unbounded queries and objects of any Java type: bounded for every caller. */
+    @Test
+    void requestsAreBounded() throws Exception {
+        Waiting rollout = waitingRollout(REQUESTER);
+        Snapshot before = snapshot(rollout.pid());
+        String huge = "{\"value\": \"" + "x".repeat(3 * 1024 * 1024) + "\"}";
+        for (String attacker : List.of(OPERATOR, VIEWER)) {
+            refused(as(attacker).exchange("/engine-rest/process-instance/" + rollout.pid() + "/variables/filler", HttpMethod.PUT,
+                    json(huge), String.class), HttpStatus.PAYLOAD_TOO_LARGE, "request body larger than 2097152 bytes");
+            refused(as(attacker).getForEntity("/engine-rest/history/process-instance?maxResults=1000000", String.class),
+                    HttpStatus.BAD_REQUEST, "Max results limit of 2000 exceeded");
+            refused(as(attacker).getForEntity("/engine-rest/history/variable-instance", String.class),
+                    HttpStatus.BAD_REQUEST, "An unbound number of results is forbidden");
+        }
+        // an object of a type outside the allow-list is never deserialized (an admin's write: nobody else writes variables)
+        String file = "{\"value\": \"\\\"/etc/passwd\\\"\", \"type\": \"Object\", \"valueInfo\": {\"objectTypeName\": \"java.io.File\","
+                + " \"serializationDataFormat\": \"application/json\"}}";
+        ResponseEntity<String> stored = admin().exchange("/engine-rest/process-instance/" + rollout.pid() + "/variables/probe",
+                HttpMethod.PUT, json(file), String.class);
+        if (stored.getStatusCode().is2xxSuccessful()) {
+            ResponseEntity<String> read = admin().getForEntity("/engine-rest/process-instance/" + rollout.pid() + "/variables/probe", String.class);
+            assertThat(read.getStatusCode().is2xxSuccessful()).as("java.io.File deserialized: " + read.getBody()).isFalse();
+            assertThat(read.getBody()).containsIgnoringCase("java.io.File");
+        } else {
+            assertThat(stored.getBody()).containsIgnoringCase("java.io.File");
+        }
+        assertThat(revisions.revisions(SET)).hasSize(before.revisions());
+    }
+
+    /**
+     * Ten wrong passwords locked the account for good, for whoever guessed: a denial of service against any user,
+     * admin included. Now the guessing client waits; the account's owner, elsewhere, logs in as always.
+     */
+    @Test
+    void wrongPasswordsSlowTheGuesserAndLockNoAccount() throws Exception {
+        HttpHeaders guesser = new HttpHeaders();
+        guesser.set("X-Forwarded-For", "203.0.113.7");
+        List<HttpStatus> answers = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            answers.add(HttpStatus.valueOf(http.withBasicAuth(GUESSED, "guess-" + i)
+                    .exchange("/api/replica-sets", HttpMethod.GET, new HttpEntity<>(guesser), String.class).getStatusCode().value()));
+        }
+        assertThat(answers.subList(0, 6)).containsOnly(HttpStatus.UNAUTHORIZED);
+        assertThat(answers.subList(6, 12)).as("the guesser waits").containsOnly(HttpStatus.TOO_MANY_REQUESTS);
+        ResponseEntity<String> waiting = http.withBasicAuth(GUESSED, PASSWORD)
+                .exchange("/api/replica-sets", HttpMethod.GET, new HttpEntity<>(guesser), String.class);
+        refused(waiting, HttpStatus.TOO_MANY_REQUESTS, "failed logins from 203.0.113.7 in a row");
+        assertThat(waiting.getHeaders().getFirst("Retry-After")).isNotNull();
+        HttpHeaders owner = new HttpHeaders();
+        owner.set("X-Forwarded-For", "198.51.100.4");
+        assertThat(as(GUESSED).exchange("/api/replica-sets", HttpMethod.GET, new HttpEntity<>(owner), String.class).getStatusCode())
+                .as("the owner, from elsewhere").isEqualTo(HttpStatus.OK);
+        assertThat(as(GUESSED).getForEntity("/api/replica-sets", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(WebappSession.login(port, GUESSED, PASSWORD, "tasklist")).as("and through the webapps' login").isNotNull();
+    }
+
     // ---- fixtures
 
     private record Waiting(String pid, String taskId, String compose) {
@@ -427,6 +554,25 @@ class AttackerSuiteTest {
     private static void refused(ResponseEntity<String> response, HttpStatus status, String message) {
         assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(status);
         assertThat(response.getBody()).contains(message);
+    }
+
+    private static HttpHeaders withJson(HttpHeaders headers) {
+        HttpHeaders copy = new HttpHeaders();
+        copy.putAll(headers);
+        copy.setContentType(MediaType.APPLICATION_JSON);
+        return copy;
+    }
+
+    /** This machine's addresses other than loopback (none on a machine without a network). */
+    private static List<java.net.InetAddress> networkAddresses() throws Exception {
+        List<java.net.InetAddress> addresses = new ArrayList<>();
+        for (java.net.NetworkInterface nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            if (nic.isUp() && !nic.isLoopback()) {
+                java.util.Collections.list(nic.getInetAddresses()).stream()
+                        .filter(a -> a instanceof java.net.Inet4Address && !a.isLinkLocalAddress()).forEach(addresses::add);
+            }
+        }
+        return addresses;
     }
 
     private static HttpEntity<String> json(String body) {

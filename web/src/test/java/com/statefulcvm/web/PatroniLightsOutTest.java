@@ -33,12 +33,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * Issue 12, "must show" for Patroni: a real 3-node Patroni + PostgreSQL set whose leader is not ordinal 0 takes a stream
  * of acknowledged inserts; its two replicas' CVMs are stopped first, the leader goes on acknowledging inserts alone, then
- * its CVM is stopped too: only the old leader holds the most recent WAL. The compose holds Patroni back when its CVM
- * starts ({@link HeldBackCompose}: the CVM's start runs nothing; its lights-out endpoint reads the data directory and
- * starts Patroni when released). {@code POST .../lights-out-recovery} starts every CVM, reads each member's WAL position
- * from its data directory, proposes the old leader as the seed in the operator's form, releases it first, then the others
- * one at a time, which rejoin as streaming replicas. No acknowledged row is lost. Skipped when Patroni or PostgreSQL is
- * not installed.
+ * its CVM is stopped too: only the old leader holds the most recent WAL. Each CVM runs its node through the shipped
+ * hold-back agent ({@code config/compose/holdback-agent.py}, as the demo compose does: the fixture's node-start-held),
+ * which starts Patroni only when released, or once a leader runs, or for a node without data. {@code POST
+ * .../lights-out-recovery} starts every CVM (no Patroni runs: no leader race), reads each member's (timeline, WAL
+ * position) from its data directory through the agent, proposes the old leader as the seed in the operator's form,
+ * releases it first, then the others, which rejoin as streaming replicas. No acknowledged row is lost. Skipped when
+ * Patroni or PostgreSQL is not installed.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles({"e2e", "workload-patroni-lights-out"})
@@ -57,23 +58,16 @@ class PatroniLightsOutTest extends PatroniEndToEnd {
     @Autowired
     RuntimeService runtimeService;
 
-    private static final HeldBackCompose COMPOSE = new HeldBackCompose();
-
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        Map<String, String> backends = new java.util.LinkedHashMap<>(PATRONI.get().backendProperties());
-        for (PatroniClusterFixture.Node node : PATRONI.get().nodes()) {
-            // the CVM's start runs nothing: the compose holds Patroni back until it is released
-            backends.put("simulator.backends." + node.name() + ".start", "true");
-            backends.put("simulator.backends." + node.name() + ".ports.9000",
-                    Integer.toString(COMPOSE.serve(PATRONI.get().dir(), node.name())));
-        }
-        register(registry, "patroni-lights-out", backends);
+        // each CVM's start runs its node through the hold-back agent, as the compose would
+        register(registry, "patroni-lights-out", PATRONI.get().heldBackendProperties());
     }
 
-    @org.junit.jupiter.api.AfterAll
-    static void stopCompose() {
-        COMPOSE.close();
+    /** Every release the nodes' agents made so far, oldest first ("<time> released: <how>" with the node's name). */
+    private static List<String> releases() {
+        return patroni().nodes().stream().flatMap(n -> patroni().releases(n.name()).stream().map(line -> line + " [" + n.name() + "]"))
+                .sorted().toList();
     }
 
     @Test
@@ -117,7 +111,7 @@ class PatroniLightsOutTest extends PatroniEndToEnd {
             String report = (String) runtimeService.getVariable(pid, "sequenceReport");
             String proposed = (String) runtimeService.getVariable(pid, "chosenSeed");
             System.out.println("patroni lights-out: old leader " + leader + ", proposed seed " + proposed + "\n" + report);
-            assertThat(COMPOSE.released()).as("nothing released before the operator decided").isEmpty();
+            assertThat(releases()).as("nothing released before the operator decided").isEmpty();
             assertThat(proposed).as("the member with the most recent WAL:\n" + report).isEqualTo(leader);
             ResponseEntity<String> done = driver.completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
             assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
@@ -130,7 +124,8 @@ class PatroniLightsOutTest extends PatroniEndToEnd {
                     assertThat(rollouts.hookRuns(pid, "rejoin-patroni", slot(ordinal))).as("rejoin of " + slot(ordinal)).isNotEmpty();
                 }
             }
-            assertThat(COMPOSE.released().get(0)).as("released first").isEqualTo(leader);
+            System.out.println("patroni lights-out: releases\n" + String.join("\n", releases()));
+            assertThat(releases().get(0)).as("released first, by the recovery").endsWith("[" + leader + "]").contains("POST /release");
             patroni().awaitStreaming(60);
             long took = Duration.between(recoveryStarted, Instant.now()).toSeconds();
             String leaderAfter = await().atMost(Duration.ofSeconds(30)).until(() -> leaderNow(patroni()), n -> n != null);

@@ -61,6 +61,11 @@ final class SoakRun {
         return "EndEvent_RolloutAborted".equals(endActivity);
     }
 
+    /** Whether the operator means to abort this rollout (a DEADLINE run on an odd set): every other one is to complete. */
+    boolean abortIntended() {
+        return scenario == Scenario.DEADLINE && abortAtHalt;
+    }
+
     String name() {
         return set + " #" + index + " (" + scenario + ")";
     }

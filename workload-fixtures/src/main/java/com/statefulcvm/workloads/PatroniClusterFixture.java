@@ -22,8 +22,12 @@ public final class PatroniClusterFixture implements AutoCloseable {
     public static final String SUPERUSER = "postgres";
     public static final String SUPERUSER_PASSWORD = "fixture-superuser-secret";
 
-    public record Node(String name, URI restApi, int pgPort, long pid) {
+    /** @param holdPort the node's hold-back agent's port (node-start-held), 0 for a cluster that has none */
+    public record Node(String name, URI restApi, int pgPort, int holdPort, long pid) {
     }
+
+    /** The CVM port of the hold-back agent on the gateway routes (lights-out.sequence-port). */
+    public static final int HOLD_PORT = 9000;
 
     private final Path dir;
     private final List<Node> nodes;
@@ -44,9 +48,13 @@ public final class PatroniClusterFixture implements AutoCloseable {
 
     private static List<Node> nodes(JsonNode json) {
         return StreamSupport.stream(json.get("nodes").spliterator(), false)
-                .map(m -> new Node(m.get("name").asText(), URI.create(m.get("restApi").asText()),
-                        m.get("pgPort").asInt(), m.get("pid").asLong()))
+                .map(PatroniClusterFixture::node)
                 .toList();
+    }
+
+    private static Node node(JsonNode m) {
+        return new Node(m.get("name").asText(), URI.create(m.get("restApi").asText()), m.get("pgPort").asInt(),
+                m.path("holdPort").asInt(0), m.get("pid").asLong());
     }
 
     public Path dir() {
@@ -73,8 +81,7 @@ public final class PatroniClusterFixture implements AutoCloseable {
      */
     public Node prepare(String name) {
         JsonNode json = WorkloadScripts.run(60, SCRIPT, "prepare", dir.toString(), name).requireSuccess("prepare " + name).json();
-        Node node = new Node(json.get("name").asText(), URI.create(json.get("restApi").asText()), json.get("pgPort").asInt(),
-                json.get("pid").asLong());
+        Node node = node(json);
         nodes.add(node);
         return node;
     }
@@ -126,6 +133,33 @@ public final class PatroniClusterFixture implements AutoCloseable {
             properties.put(prefix + "ports." + REST_PORT, Integer.toString(node.restApi().getPort()));
         }
         return properties;
+    }
+
+    /**
+     * {@link #backendProperties()}, but each CVM starts its node through the shipped hold-back agent (node-start-held):
+     * Patroni runs only once the agent is released (POST /release), a leader already runs, or the node has no data;
+     * the CVM's port {@value #HOLD_PORT} reaches the agent (lights-out.sequence-port and release-path).
+     */
+    public Map<String, String> heldBackendProperties() {
+        Map<String, String> properties = backendProperties();
+        for (Node node : nodes) {
+            String prefix = "simulator.backends." + node.name() + ".";
+            properties.put(prefix + "start", WorkloadScripts.commandLine(SCRIPT, "node-start-held", dir.toString(), node.name()));
+            properties.put(prefix + "ports." + HOLD_PORT, Integer.toString(node.holdPort()));
+        }
+        return properties;
+    }
+
+    /** The node's hold-back agent's releases ("<ISO time> released: POST /release from ..."), in order, from its events file. */
+    public List<String> releases(String name) {
+        java.nio.file.Path events = dir.resolve(name).resolve("holdback.events");
+        try {
+            return java.nio.file.Files.exists(events) ? java.nio.file.Files.readAllLines(events).stream()
+                    .filter(line -> line.contains(" released: ")).toList()
+                    : List.of();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Stops every node and the cluster's etcd; never fails. */

@@ -26,6 +26,18 @@ class SequenceEndpointTest {
     }
 
     @Test
+    void aJsonAnswerCarriesTheGenerationBesideTheNumber() {
+        server.on("GET", "/sequence", StubServer.Reply.text(200, "{\"generation\": 3, \"sequence\": 67345056}"));
+        assertThat(endpoint.readPosition("/sequence")).isEqualTo(new SequenceEndpoint.Position(3L, 67345056L));
+        server.on("GET", "/sequence", StubServer.Reply.text(200, "{\"sequence\": 5}"));
+        assertThat(endpoint.readPosition("/sequence")).isEqualTo(new SequenceEndpoint.Position(null, 5L));
+        server.on("GET", "/sequence", StubServer.Reply.text(200, "{\"generation\": 3}"));
+        assertThatThrownBy(() -> endpoint.readPosition("/sequence")).hasMessageContaining("not a non-negative integer");
+        server.on("GET", "/sequence", StubServer.Reply.text(200, "{not json"));
+        assertThatThrownBy(() -> endpoint.readPosition("/sequence")).hasMessageContaining("not a JSON object");
+    }
+
+    @Test
     void anythingElseIsADefiniteFailureNeverANumber() {
         server.on("GET", "/sequence", StubServer.Reply.text(200, "unknown"));
         assertThatThrownBy(() -> endpoint.read("/sequence")).isInstanceOfSatisfying(WorkloadApiException.class, e -> {

@@ -46,7 +46,7 @@ public class AdmissionStarter {
     public Map<String, String> running(String replicaSet) {
         Map<String, String> byKey = new HashMap<>();
         for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(ADMIT_PROCESS)
-                .processInstanceBusinessKeyLike(replicaSet + "/%").list()) {
+                .processInstanceBusinessKeyLike(replicaSet + "/%").unlimitedList()) {
             byKey.putIfAbsent(admit.getBusinessKey(), admit.getId());
         }
         return byKey;
@@ -56,7 +56,7 @@ public class AdmissionStarter {
     public Map<String, Map<String, String>> running(Collection<String> replicaSets) {
         Map<String, Map<String, String>> bySet = new HashMap<>();
         replicaSets.forEach(set -> bySet.put(set, new HashMap<>()));
-        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(ADMIT_PROCESS).list()) {
+        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(ADMIT_PROCESS).unlimitedList()) {
             String key = admit.getBusinessKey();
             int slash = key == null ? -1 : key.lastIndexOf('/');
             Map<String, String> of = slash < 0 ? null : bySet.get(key.substring(0, slash));

@@ -1,6 +1,6 @@
 package com.statefulcvm.delegates.admission;
 
-import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.delegates.attestation.AttestInstance;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.PhalaEffects;
@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 
+import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_POLL_INTERVAL;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_TIMEOUT;
@@ -31,9 +32,11 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
  * "Fence the instance: keep it out of the workload" (attest-instance.bpmn, after a failed attestation, whichever
  * procedure asked for it). Records the fence with the verdict's reason, so that the set's status says "fenced:
  * attestation failed: ..." and the health monitor neither probes, counts nor heals the slot until an operator
- * readmits it. Under the set's {@code attestation.on-failure}: STOP stops the CVM here (a hard stop: nothing on an
- * instance we do not trust is to be saved); DRAIN sets what the diagram's drain call (run-hook.bpmn,
- * drain-&lt;workloadType&gt;) reads, and nothing rejoins it afterwards. Running the step twice does no harm.
+ * readmits it. The fence is committed in its own transaction before any call to Phala. Under the set's
+ * {@code attestation.on-failure}: STOP asks Phala to stop the CVM here (a hard stop: nothing on an instance we do not
+ * trust is to be saved), and the diagram asks again ({@link ConfirmFencedStop}) until Phala shows it stopped; DRAIN
+ * sets what the diagram's drain call (run-hook.bpmn, drain-&lt;workloadType&gt;) reads, and nothing rejoins it
+ * afterwards. Running the step twice does no harm.
  */
 @Component("fenceInstance")
 public class FenceInstance implements JavaDelegate {
@@ -41,6 +44,8 @@ public class FenceInstance implements JavaDelegate {
     private static final Logger log = LoggerFactory.getLogger(FenceInstance.class);
 
     public static final String FENCE_ACTION = "fenceAction";
+    /** Under STOP: true once Phala shows the fenced CVM stopped (or gone); until then the stop is asked again. */
+    public static final String FENCE_HOLDS = "fenceHolds";
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
@@ -68,8 +73,14 @@ public class FenceInstance implements JavaDelegate {
         FencePolicy policy = spec.getAttestation().getOnFailure();
         Optional<CvmInfo> cvm = slots.find(spec, slot);
         String reason = String.valueOf(execution.getVariable("attestationReason"));
-        Fence fence = new Fence(spec.getName(), replicaSets.ordinalOf(spec, slot), cvm.map(CvmInfo::instanceId).orElse(null),
-                policy, reason, clock.instant(), procedureOf(execution));
+        int ordinal = replicaSets.ordinalOf(spec, slot);
+        Optional<Fence> standing = fences.fence(spec.getName(), ordinal);
+        // a slot refused because it is fenced already keeps the fence (and the reason) it has
+        Fence fence = standing.filter(f -> AttestInstance.FENCED.equals(execution.getVariable("attestationCode")))
+                .orElseGet(() -> new Fence(spec.getName(), ordinal, cvm.map(CvmInfo::instanceId).orElse(null), policy, reason,
+                        clock.instant(), procedureOf(execution)));
+        // committed in its own transaction (the registry's), before any call to Phala: a stop that is not taken, or a
+        // job that is rolled back, still leaves the slot fenced, and the monitor keeps it out
         fences.save(fence);
         observer.recordCondition(spec, slot, fence.condition());
         execution.setVariable(FENCE_ACTION, policy.name());
@@ -81,20 +92,9 @@ public class FenceInstance implements JavaDelegate {
             log.warn("{} fenced: attestation failed ({}); draining it and leaving it drained", slot, reason);
             return;
         }
-        cvm.filter(c -> !"stopped".equals(c.status()) && !"deleting".equals(c.status())).ifPresent(c -> stop(EffectScope.of(execution), slot, c));
+        execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
+        execution.setVariable(FENCE_HOLDS, FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, cvm));
         log.warn("{} fenced: attestation failed ({}); its CVM is stopped", slot, reason);
-    }
-
-    private void stop(EffectScope scope, String slot, CvmInfo cvm) {
-        try {
-            effects.stopUntilItHolds(scope, cvm);
-        } catch (PhalaApiException e) {
-            if (e.status() == 400) {
-                return; // it stopped between the read and the request
-            }
-            // busy (409) or no answer: the engine's retry of this step stops it once the CVM has settled
-            throw new IllegalStateException("fencing " + slot + ": the stop of CVM " + cvm.id() + " was not taken: " + e.getMessage(), e);
-        }
     }
 
     /** Which procedure fenced the slot, for the record: its definition key and instance id. */
@@ -103,11 +103,7 @@ public class FenceInstance implements JavaDelegate {
         if (caller != null) {
             return String.valueOf(caller);
         }
-        DelegateExecution top = execution.getProcessInstance();
-        while (top.getSuperExecution() != null) {
-            top = top.getSuperExecution().getProcessInstance();
-        }
-        String key = top.getProcessDefinitionId() == null ? "?" : top.getProcessDefinitionId().split(":")[0];
-        return key + " " + top.getProcessInstanceId();
+        DelegateExecution top = FenceOverride.procedureOf(execution);
+        return FenceOverride.processKeyOf(top) + " " + top.getProcessInstanceId();
     }
 }

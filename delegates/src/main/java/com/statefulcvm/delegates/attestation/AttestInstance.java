@@ -18,6 +18,9 @@ import com.statefulcvm.fleet.AdmissionRequest;
 import com.statefulcvm.fleet.AttestationSpec;
 import com.statefulcvm.fleet.AttestedIdentity;
 import com.statefulcvm.fleet.NonceBinding;
+import com.statefulcvm.delegates.admission.FenceOverride;
+import com.statefulcvm.fleet.admission.AdmittedIdentities;
+import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -30,20 +33,25 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * "Verify the instance's TDX evidence": draws a nonce, asks the CVM's guest agent for a quote bound to it, verifies
  * the quote and event log, and applies the set's admission policy. The verdict is recorded on the instance
- * (its Attested condition) and returned to the diagram, which refuses to go on without it. An admitted instance
- * lifts its slot's fence, if it had one (a readmit, or a rollout that brought the slot to an honest revision); a
- * refused one is fenced by the diagram's next step.
+ * (its Attested condition) and returned to the diagram, which refuses to go on without it. A fenced slot is refused
+ * ({@value #FENCED}) without asking for evidence unless an operator brings it back ({@link FenceOverride}: a readmit, or
+ * the lights-out override); there, an admitted instance lifts the fence. A refused one is fenced by the diagram's next
+ * step.
  */
 @Component("attestInstance")
 public class AttestInstance implements JavaDelegate {
 
     private static final Logger log = LoggerFactory.getLogger(AttestInstance.class);
+
+    /** The code of a refusal because the slot is fenced and the procedure may not lift the fence. */
+    public static final String FENCED = "FENCED";
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
@@ -53,10 +61,15 @@ public class AttestInstance implements JavaDelegate {
     private final AttestationSettings settings;
     private final ReplicaSetObserver observer;
     private final FenceRegistry fences;
+    private final AdmittedIdentities identities;
+    private final ExpectedComposeHashes expected;
     private final Clock clock;
 
     public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
-                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences, Clock clock) {
+                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences,
+                          AdmittedIdentities identities, ExpectedComposeHashes expected, Clock clock) {
+        this.identities = identities;
+        this.expected = expected;
         this.slots = slots;
         this.replicaSets = replicaSets;
         this.guestAgent = guestAgent;
@@ -74,26 +87,60 @@ public class AttestInstance implements JavaDelegate {
         AttestationSpec policy = step.spec().getAttestation();
         AdmissionDecision decision;
         String checks = "";
-        if (!policy.isRequired()) {
+        int ordinal = replicaSets.ordinalOf(step.spec(), step.slot());
+        Optional<Fence> fence = fences.fence(step.spec().getName(), ordinal);
+        String liftedBy = FenceOverride.liftedBy(execution);
+        if (fence.isPresent() && liftedBy == null) {
+            // no procedure but an operator's readmit (or the lights-out override) brings a fenced slot back
+            decision = new AdmissionDecision(false, FENCED, List.of(step.slot() + " is " + fence.get().summary()
+                    + "; only an operator's readmit lifts the fence"));
+            checks = "not verified: the slot is fenced";
+        } else if (!policy.isRequired()) {
             decision = AdmissionDecision.admit();
             checks = "attestation not required by the set's policy";
         } else {
             String appId = replicaSets.appId(step.spec());
             NonceBinding nonce = NonceBinding.fresh(appId, step.slot(), step.cvm().instanceId());
-            AdmissionRequest request = new AdmissionRequest(step.slot(), appId,
-                    allowedComposeHashes(execution, step.cvm()), (String) execution.getVariable("boundInstanceId"), nonce.reportDataHex());
+            ExpectedComposeHashes.Expected intended = expected.of(step.spec(), step.cvm(), execution);
+            String bound = boundInstanceId(execution, step.spec().getName(), ordinal, liftedBy);
+            AdmissionRequest request = new AdmissionRequest(step.slot(), appId, intended.hashes(), bound, nonce.reportDataHex());
             try {
-                Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
-                checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
-                        .collect(Collectors.joining("\n"));
-                decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
+                if (intended.problem() != null) {
+                    decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of("no compose hash to expect: " + intended.problem()));
+                } else {
+                    Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
+                    checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
+                            .collect(Collectors.joining("\n"));
+                    decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
+                    checks += "\nexpected compose hashes, from " + String.join(", ", intended.intended()) + " in dstack's app-compose form: "
+                            + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
+                }
             } catch (GuestAgentException e) {
                 decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of(e.getMessage()));
             } catch (IllegalArgumentException malformed) {
                 decision = new AdmissionDecision(false, "QUOTE_INVALID", List.of("malformed evidence: " + malformed.getMessage()));
             }
         }
-        record(execution, step, decision, checks);
+        record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
+        if (decision.admitted() && step.cvm().instanceId() != null) {
+            DelegateExecution procedure = FenceOverride.procedureOf(execution);
+            identities.admit(step.spec().getName(), ordinal, step.cvm().instanceId(),
+                    FenceOverride.processKeyOf(procedure) + " " + procedure.getProcessInstanceId(), clock.instant());
+        }
+    }
+
+    /**
+     * The instance_id the slot must show: null for a CVM the procedure created (a new identity is accepted); otherwise
+     * the one our own records bound the slot to (the last one an attestation of ours admitted), whatever Phala reports
+     * now; the procedure's own (Phala's, at its start) only before any was recorded, or when an operator readmits the
+     * slot (the operator vouches for the instance it runs).
+     */
+    private String boundInstanceId(DelegateExecution execution, String set, int ordinal, String liftedBy) {
+        String requested = (String) execution.getVariable("boundInstanceId");
+        if (requested == null || liftedBy != null) {
+            return requested;
+        }
+        return identities.admitted(set, ordinal).orElse(requested);
     }
 
     /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */
@@ -102,17 +149,6 @@ public class AttestInstance implements JavaDelegate {
         return Evidence.fromGetQuoteJson(guestAgent.getQuote(agent, nonce.reportDataHex()));
     }
 
-    /** The set's current revision(s), passed in by the procedure, and the revision Phala reports this CVM now runs. */
-    private static Set<String> allowedComposeHashes(DelegateExecution execution, CvmInfo cvm) {
-        Set<String> allowed = new HashSet<>();
-        if (execution.getVariable("allowedComposeHashes") instanceof Collection<?> hashes) {
-            hashes.forEach(h -> allowed.add(String.valueOf(h)));
-        }
-        if (cvm.composeHash() != null) {
-            allowed.add(cvm.composeHash());
-        }
-        return allowed;
-    }
 
     static AttestedIdentity identityOf(Verdict verdict) {
         List<String> failed = verdict.checks().stream().filter(c -> !c.passed()).map(Check::name).toList();
@@ -120,17 +156,23 @@ public class AttestInstance implements JavaDelegate {
         return new AttestedIdentity(verdict.valid(), failed,
                 id == null ? null : id.appId(), id == null ? null : id.composeHash(), id == null ? null : id.instanceId(),
                 id == null ? null : id.osImageHash(), id == null ? null : id.keyProviderName(), id == null ? null : id.keyProviderId(),
-                verdict.tcbStatus(), verdict.reportData());
+                verdict.tcbStatus(), verdict.reportData(), id == null ? null : id.mrtd(), id == null ? null : id.rtmr0(),
+                id == null ? null : id.rtmr1(), id == null ? null : id.rtmr2());
     }
 
-    private void record(DelegateExecution execution, SlotStep step, AdmissionDecision decision, String checks) {
+    /** @param liftedBy who lifts the slot's fence with this admission (a readmit, the lights-out override); null: none stands */
+    private void record(DelegateExecution execution, SlotStep step, AdmissionDecision decision, String checks, String liftedBy) {
         execution.setVariable("attested", decision.admitted());
         execution.setVariable("attestationCode", decision.code());
         execution.setVariable("attestationReason", decision.summary());
         execution.setVariable("attestationChecks", checks);
         observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
         if (decision.admitted()) {
-            fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
+            if (liftedBy != null) {
+                fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
+                execution.setVariable("fenceLiftedBy", liftedBy);
+                log.warn("{} admitted after attestation: its fence is lifted by {}", step.slot(), liftedBy);
+            }
             log.info("{} admitted after attestation", step.slot());
         } else {
             log.warn("{} NOT admitted: {}", step.slot(), decision.summary());

@@ -15,7 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import com.statefulcvm.fleet.admission.FenceRegistry;
+
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +44,12 @@ public class ChooseFailoverCandidate implements JavaDelegate {
 
     private final SlotReader slots;
     private final PatroniSet patroni;
+    private final FenceRegistry fences;
 
-    public ChooseFailoverCandidate(SlotReader slots, PatroniSet patroni) {
+    public ChooseFailoverCandidate(SlotReader slots, PatroniSet patroni, FenceRegistry fences) {
         this.slots = slots;
         this.patroni = patroni;
+        this.fences = fences;
     }
 
     @Override
@@ -54,8 +59,11 @@ public class ChooseFailoverCandidate implements JavaDelegate {
         PatroniSet.Members members = patroni.members(spec);
         List<FailoverCandidate.Replica> replicas = new ArrayList<>();
         Optional<PatroniCluster> cluster = members.cluster();
+        // a fenced slot's member is never promoted, whatever Patroni reports of it
+        Map<String, String> fenced = new HashMap<>();
+        fences.fences(spec.getName()).forEach(f -> fenced.put(spec.slotName(f.ordinal()), f.summary()));
         cluster.ifPresent(c -> c.members().stream().filter(m -> m.name() != null)
-                .forEach(m -> replicas.add(observe(members, m))));
+                .forEach(m -> replicas.add(observe(members, m, fenced.get(m.name())))));
         FailoverCandidate.Choice choice = FailoverCandidate.choose(replicas, oldLeader);
         Map<String, String> lsns = new LinkedHashMap<>();
         replicas.stream().filter(r -> !r.name().equals(oldLeader) && r.dataPosition() != null)
@@ -72,7 +80,7 @@ public class ChooseFailoverCandidate implements JavaDelegate {
         log.info("Failover of {} (old leader {}): {}", spec.getName(), oldLeader, reason);
     }
 
-    private static FailoverCandidate.Replica observe(PatroniSet.Members members, PatroniMember member) {
+    private static FailoverCandidate.Replica observe(PatroniSet.Members members, PatroniMember member, String fenced) {
         Optional<PatroniClient> client = members.client(member.name());
         if (client.isPresent()) {
             try {
@@ -81,13 +89,13 @@ public class ChooseFailoverCandidate implements JavaDelegate {
                 Lsn received = wal == null || wal.receivedLocation() == null ? null : Lsn.of(wal.receivedLocation());
                 Lsn replayed = wal == null || wal.replayedLocation() == null ? null : Lsn.of(wal.replayedLocation());
                 return new FailoverCandidate.Replica(member.name(), status.role(), status.state(), member.isNoFailover(),
-                        received != null ? received : reported(member.receiveLsn()),
-                        replayed != null ? replayed : reported(member.replayLsn()));
+                        status.timeline(), received != null ? received : reported(member.receiveLsn()),
+                        replayed != null ? replayed : reported(member.replayLsn()), fenced);
             } catch (WorkloadApiException unreachable) {
                 log.debug("Patroni of {} does not answer: {}", member.name(), unreachable.getMessage());
             }
         }
-        return new FailoverCandidate.Replica(member.name(), member.role(), null, member.isNoFailover(), null, null);
+        return new FailoverCandidate.Replica(member.name(), member.role(), null, member.isNoFailover(), null, null, null, fenced);
     }
 
     /** A position as {@code /cluster} reports it, {@code X/Y} or {@code unknown}. */

@@ -7,6 +7,9 @@ import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
 import com.statefulcvm.connectors.workload.patroni.PatroniMember;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.BpmnError;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -35,10 +38,12 @@ public class PromoteCandidate implements JavaDelegate {
 
     private final SlotReader slots;
     private final PatroniSet patroni;
+    private final FenceRegistry fences;
 
-    public PromoteCandidate(SlotReader slots, PatroniSet patroni) {
+    public PromoteCandidate(SlotReader slots, PatroniSet patroni, FenceRegistry fences) {
         this.slots = slots;
         this.patroni = patroni;
+        this.fences = fences;
     }
 
     @Override
@@ -48,6 +53,16 @@ public class PromoteCandidate implements JavaDelegate {
         if (Boolean.TRUE.equals(execution.getVariable(FAILOVER_REQUESTED))) {
             execution.setVariable(STAGE, "the promotion of " + candidate + " was requested already");
             return;
+        }
+        // fenced since it was chosen (an approval may take long): never promoted
+        Optional<Fence> fence = Slots.ordinalOf(spec.getName(), candidate).isPresent()
+                ? fences.fence(spec.getName(), Slots.ordinalOf(spec.getName(), candidate).getAsInt()) : Optional.empty();
+        if (fence.isPresent()) {
+            String refused = candidate + " is " + fence.get().summary() + ": not promoted";
+            execution.setVariable(FAILOVER_RESULT, Result.PROMOTION_REFUSED);
+            execution.setVariable(PROMOTION_ANSWER, refused);
+            execution.setVariable(STAGE, refused);
+            throw new BpmnError(PROMOTION_REFUSED, refused);
         }
         PatroniSet.Members members = patroni.members(spec);
         Optional<PatroniCluster> cluster = members.cluster(candidate);

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.heal;
 
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.healing.MonitorLeases;
@@ -24,6 +25,8 @@ import static com.statefulcvm.delegates.heal.HealVariables.*;
  * <ul>
  *   <li>never two heals of one instance: a running heal instance with that business key refuses the start;</li>
  *   <li>no heal of an instance a rollout is working on: see {@link #claims};</li>
+ *   <li>no heal while the set is in an outage ({@link OutageGuard}): more slots down than its disruption budget
+ *   tolerates; the set is recovered as a whole, never by healing one slot (for the operator's readmit too);</li>
  *   <li>for the monitor, at most {@code autoHealing.maxConcurrent} running heals per set (an operator's explicit
  *   request is not held to the budget, but counts against it);</li>
  *   <li>every start first locks the set's row in the database ({@link MonitorLeases#lockForHealStart}) and only then
@@ -41,10 +44,12 @@ public class HealStarter {
 
     private final RuntimeService runtime;
     private final MonitorLeases leases;
+    private final OutageGuard outages;
 
-    public HealStarter(RuntimeService runtime, MonitorLeases leases) {
+    public HealStarter(RuntimeService runtime, MonitorLeases leases, OutageGuard outages) {
         this.runtime = runtime;
         this.leases = leases;
+        this.outages = outages;
     }
 
     /** What the engine is doing to a set now: its running heals by business key, and which slots rollouts hold. */
@@ -66,7 +71,7 @@ public class HealStarter {
     public Snapshot snapshot(String replicaSet) {
         Map<String, String> heals = new LinkedHashMap<>();
         for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS)
-                .processInstanceBusinessKeyLike(replicaSet + "/%").list()) {
+                .processInstanceBusinessKeyLike(replicaSet + "/%").unlimitedList()) {
             heals.putIfAbsent(heal.getBusinessKey(), heal.getId());
         }
         return new Snapshot(heals, claims(replicaSet));
@@ -80,14 +85,14 @@ public class HealStarter {
     public Map<String, Snapshot> snapshots(Collection<String> replicaSets) {
         Map<String, Snapshot> out = new HashMap<>();
         replicaSets.forEach(set -> out.put(set, new Snapshot(new LinkedHashMap<>(), new HashMap<>())));
-        for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS).list()) {
+        for (ProcessInstance heal : runtime.createProcessInstanceQuery().processDefinitionKey(HEAL_PROCESS).unlimitedList()) {
             Snapshot of = out.get(setOf(heal.getBusinessKey()));
             if (of != null) {
                 of.healsByKey().putIfAbsent(heal.getBusinessKey(), heal.getId());
             }
         }
         List<ProcessInstance> holders = runtime.createProcessInstanceQuery()
-                .processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS).list().stream()
+                .processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS).unlimitedList().stream()
                 .filter(p -> out.containsKey(p.getBusinessKey())).toList();
         if (!holders.isEmpty()) {
             Map<String, String> setOfInstance = new HashMap<>();
@@ -117,7 +122,7 @@ public class HealStarter {
      */
     public Map<String, String> claims(String replicaSet) {
         List<ProcessInstance> rollouts = runtime.createProcessInstanceQuery().processDefinitionKeyIn(ROLLOUT_PROCESS, SCALE_PROCESS, LIGHTS_OUT_PROCESS)
-                .processInstanceBusinessKey(replicaSet).list();
+                .processInstanceBusinessKey(replicaSet).unlimitedList();
         if (rollouts.isEmpty()) {
             return Map.of();
         }
@@ -133,7 +138,7 @@ public class HealStarter {
         Map<String, List<String>> slotsOf = new LinkedHashMap<>();
         for (VariableInstance variable : runtime.createVariableInstanceQuery()
                 .processInstanceIdIn(instances.keySet().toArray(String[]::new))
-                .variableNameIn(RolloutVariables.WAVE, RolloutVariables.SLOT).list()) {
+                .variableNameIn(RolloutVariables.WAVE, RolloutVariables.SLOT).unlimitedList()) {
             List<String> slots = slotsOf.computeIfAbsent(variable.getProcessInstanceId(), pid -> new java.util.ArrayList<>());
             Object value = variable.getValue();
             if (value instanceof Collection<?> wave) {
@@ -146,7 +151,7 @@ public class HealStarter {
     }
 
     /** Why a start did or did not happen. */
-    public sealed interface Outcome permits Started, AlreadyHealing, HeldByRollout, OverBudget {
+    public sealed interface Outcome permits Started, AlreadyHealing, HeldByRollout, OverBudget, InOutage {
     }
 
     public record Started(String processInstanceId) implements Outcome {
@@ -159,6 +164,10 @@ public class HealStarter {
     }
 
     public record OverBudget(int running, int maxConcurrent) implements Outcome {
+    }
+
+    /** The set is in an outage: no heal of one of its slots; {@code refusal} says why and what to do instead. */
+    public record InOutage(String refusal) implements Outcome {
     }
 
     /**
@@ -200,6 +209,10 @@ public class HealStarter {
         if (running != null) {
             return new AlreadyHealing(running);
         }
+        var outage = outages.refusal(spec.getName(), "a heal of " + spec.slotName(ordinal));
+        if (outage.isPresent()) {
+            return new InOutage(outage.get());
+        }
         String rollout = snapshot.rolloutOf(spec.slotName(ordinal));
         if (rollout != null) {
             return new HeldByRollout(rollout);
@@ -209,6 +222,11 @@ public class HealStarter {
             return new OverBudget(snapshot.runningHeals(), budget);
         }
         return null;
+    }
+
+    /** Why nothing may act on one slot of the set now (its outage), empty when something may. */
+    public java.util.Optional<String> outageRefusal(String replicaSet, String what) {
+        return outages.refusal(replicaSet, what);
     }
 
     /**

@@ -7,6 +7,7 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.budget.SlotAvailability;
 import com.statefulcvm.fleet.healing.HealthTracker;
 import com.statefulcvm.fleet.healing.HealthTracker.Judgement;
 import com.statefulcvm.fleet.healing.HealthTracker.Observation;
@@ -35,6 +36,8 @@ import java.util.TreeMap;
  * are not counted, it is not probed, and its registry row is left to the procedure.
  */
 public final class HealthRound {
+
+    private static final String RE_ATTESTATION = "re-attestation ";
 
     private HealthRound() {
     }
@@ -79,10 +82,13 @@ public final class HealthRound {
      * @param newIdentities  instance ids the slots' epochs are not bound to yet, by ordinal
      * @param unhealthy      the slots due for a heal, in ordinal order
      * @param stage          the monitor's summary of the set (null in OBSERVE mode)
+     * @param availability   whether each slot serves, for the set's disruption budget (empty in OBSERVE mode, and
+     *                       when the set could not be read: not knowing is no outage)
      */
     public record Outcome(String replicaSet, Mode mode, Map<Integer, InstanceRecord> recordsToSave, List<InstanceRecord> records,
                           List<SlotHealth> healthToSave, Map<Integer, String> newIdentities, List<Judgement> unhealthy,
-                          List<AdmissionEnforcer.Reattest> reattest, List<AdmissionEnforcer.Fenced> stopAgain, String stage) {
+                          List<AdmissionEnforcer.Reattest> reattest, List<AdmissionEnforcer.Fenced> stopAgain, String stage,
+                          List<SlotAvailability> availability) {
 
         /** True when the round must write or start anything (a fenced CVM to stop again is not a write). */
         public boolean writes() {
@@ -93,7 +99,7 @@ public final class HealthRound {
         /** A round that could not read the set's CVMs: nothing is counted, the next round tries again. */
         public static Outcome unreadable(ReplicaSetSpec spec, Mode mode, String why) {
             return new Outcome(spec.getName(), mode, Map.of(), List.of(), List.of(), Map.of(), List.of(), List.of(), List.of(),
-                    mode == Mode.MONITOR ? "could not list the set's CVMs, nothing counted: " + why : null);
+                    mode == Mode.MONITOR ? "could not list the set's CVMs, nothing counted: " + why : null, List.of());
         }
     }
 
@@ -149,7 +155,7 @@ public final class HealthRound {
         }
         if (in.mode() == Mode.OBSERVE) {
             return new Outcome(spec.getName(), Mode.OBSERVE, recordsToSave, records, List.of(), Map.of(), List.of(), List.of(),
-                    List.of(), null);
+                    List.of(), null, List.of());
         }
 
         HealthTracker tracker = HealthTracker.of(spec.getHealthCheck(), spec.getAutoHealing());
@@ -159,6 +165,7 @@ public final class HealthRound {
         List<Judgement> unhealthy = new ArrayList<>();
         Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
         List<String> notes = new ArrayList<>();
+        List<SlotAvailability> availability = new ArrayList<>();
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             CvmInfo cvm = in.cvms().get(ordinal);
             ProbeResult probe = probed.get(ordinal);
@@ -177,6 +184,7 @@ public final class HealthRound {
                 newIdentities.put(ordinal, cvm.instanceId());
             }
             counts.merge(judgement.verdict(), 1, Integer::sum);
+            availability.add(availability(spec, ordinal, judgement, held, in.fences().get(ordinal)));
             if (judgement.verdict() == Verdict.UNHEALTHY) {
                 unhealthy.add(judgement);
             } else if (judgement.verdict() != Verdict.HEALTHY) {
@@ -188,7 +196,27 @@ public final class HealthRound {
         List<AdmissionEnforcer.Fenced> stopAgain = plan.admission().fenced().values().stream()
                 .filter(f -> f.stopAgain() != null).toList();
         return new Outcome(spec.getName(), Mode.MONITOR, recordsToSave, records, healthToSave, newIdentities, unhealthy,
-                List.copyOf(plan.admission().reattest().values()), stopAgain, stage);
+                List.copyOf(plan.admission().reattest().values()), stopAgain, stage, availability);
+    }
+
+    /**
+     * Whether the slot serves, for the disruption budget: a fenced slot and one a procedure has taken (a heal, a
+     * rollout's wave, a scale's slot, a lights-out recovery) are down; one being re-attested runs and is not counted
+     * down (every instance is re-attested after a start of the application); the others as their checks say, from
+     * their first failed check on (a CVM that is not running, busy, failing, unhealthy or starting is down).
+     */
+    static SlotAvailability availability(ReplicaSetSpec spec, int ordinal, Judgement judgement, String procedure, Fence fence) {
+        String slot = spec.slotName(ordinal);
+        if (fence != null) {
+            return SlotAvailability.down(ordinal, slot, fence.summary());
+        }
+        if (procedure != null && !procedure.startsWith(RE_ATTESTATION)) {
+            return SlotAvailability.down(ordinal, slot, procedure);
+        }
+        if (judgement.verdict() == Verdict.HELD || judgement.verdict().serving()) {
+            return SlotAvailability.up(ordinal, slot);
+        }
+        return SlotAvailability.down(ordinal, slot, judgement.reason());
     }
 
     /**
@@ -218,6 +246,6 @@ public final class HealthRound {
             return "heal " + heal + " is working on " + slot;
         }
         String admit = admitting.get(HealVariables.businessKey(spec.getName(), ordinal));
-        return admit == null ? null : "re-attestation " + admit + " is working on " + slot;
+        return admit == null ? null : RE_ATTESTATION + admit + " is working on " + slot;
     }
 }

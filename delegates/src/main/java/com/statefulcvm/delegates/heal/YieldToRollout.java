@@ -13,7 +13,8 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
  * began (the rollout was approved, or moved on to the slot's wave). Before each step that may ask Phala to change the
  * CVM (restart, replace, the polls that create, delete or update it) the heal asks the engine, by the same rule the
  * monitor uses ({@link HealStarter#claims}), and if a rollout holds the slot it ends with the BPMN error
- * {@value #SLOT_TAKEN}, leaving the instance to the rollout.
+ * {@value #SLOT_TAKEN}, leaving the instance to the rollout. It yields the same way to an outage of the set
+ * ({@link HealStarter}'s rule): the set is then recovered as a whole, not one slot at a time.
  */
 @Component("yieldToRollout")
 public class YieldToRollout implements JavaDelegate {
@@ -40,6 +41,12 @@ public class YieldToRollout implements JavaDelegate {
             execution.setVariable(STAGE, why);
             execution.setVariable(HealVariables.HEAL_FAILURE, why);
             throw new BpmnError(SLOT_TAKEN, why);
+        }
+        var outage = starter.outageRefusal(replicaSet, "this heal of " + slot);
+        if (outage.isPresent()) {
+            execution.setVariable(STAGE, outage.get());
+            execution.setVariable(HealVariables.HEAL_FAILURE, outage.get());
+            throw new BpmnError(SLOT_TAKEN, outage.get());
         }
     }
 }

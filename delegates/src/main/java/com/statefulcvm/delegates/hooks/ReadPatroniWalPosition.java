@@ -11,7 +11,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * sequence-patroni: "Read the member's WAL position": Patroni's {@code GET /patroni} {@code xlog} fields: a replica's
- * last received or replayed LSN (whichever is further), a primary's current location. A member whose PostgreSQL does
+ * last received or replayed LSN (whichever is further), a primary's current location, with its {@code timeline} as the
+ * position's generation (the recovery compares (timeline, LSN) in that order). A member whose PostgreSQL does
  * not run yet has no position: asked again until the recovery's sequence timeout. While the compose holds Patroni back
  * (lights-out.release-path set) and Patroni does not answer, the compose's sequence endpoint answers the LSN read from
  * the data directory (pg_controldata: the latest checkpoint, or the minimum recovery point of a replica).
@@ -29,13 +30,15 @@ public class ReadPatroniWalPosition extends HookStep {
             status = context.patroni().status();
         } catch (WorkloadApiException notRunning) {
             LightsOut lightsOut = context.spec().getLightsOut();
-            if (!lightsOut.holdsBack() || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
+            String type = context.spec().getWorkloadType();
+            if (!lightsOut.holdsBack(type) || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
                 throw notRunning;
             }
             // held back: Patroni does not run yet; the compose reads the data directory (timeline, checkpoint LSN)
-            int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
-            long lsn = new SequenceEndpoint(context.http("sequence endpoint", port)).read(lightsOut.getSequencePath());
-            return SequenceAnswer.of(execution, lsn, "WAL " + Lsn.of(lsn) + " from the data directory (compose's "
+            int port = lightsOut.sequencePortFor(type, context.spec().getHealthCheck().getHttp().getPort());
+            SequenceEndpoint.Position held = new SequenceEndpoint(context.http("sequence endpoint", port)).readPosition(lightsOut.getSequencePath());
+            return SequenceAnswer.of(execution, held.generation(), held.number(), "WAL " + Lsn.of(held.number())
+                    + (held.generation() == null ? " (timeline not reported)" : "") + " from the data directory (compose's "
                     + lightsOut.getSequencePath() + "; Patroni held back)");
         }
         PatroniStatus.Wal wal = status.wal();
@@ -44,8 +47,8 @@ public class ReadPatroniWalPosition extends HookStep {
             return Answer.notYet("waiting for " + context.slot() + "'s PostgreSQL to report its WAL position (state "
                     + status.state() + ")");
         }
-        return SequenceAnswer.of(execution, position, "WAL " + Lsn.of(position) + " as " + status.role()
-                + (status.timeline() == null ? "" : ", timeline " + status.timeline()));
+        return SequenceAnswer.of(execution, status.timeline(), position, "WAL " + Lsn.of(position) + " as " + status.role()
+                + (status.timeline() == null ? " (timeline not reported)" : ""));
     }
 
     private static long value(Long lsn) {

@@ -22,7 +22,7 @@ public class ReadSequenceEndpoint extends HookStep {
         }
         LightsOut lightsOut = context.spec().getLightsOut();
         int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
-        long number = new SequenceEndpoint(context.http("sequence endpoint", port)).read(lightsOut.getSequencePath());
-        return SequenceAnswer.of(execution, number, "GET " + lightsOut.getSequencePath() + " on port " + port);
+        SequenceEndpoint.Position position = new SequenceEndpoint(context.http("sequence endpoint", port)).readPosition(lightsOut.getSequencePath());
+        return SequenceAnswer.of(execution, position.generation(), position.number(), "GET " + lightsOut.getSequencePath() + " on port " + port);
     }
 }

@@ -11,7 +11,8 @@ import java.time.Duration;
 /**
  * lights-out-recovery: "Release the workload": a compose that holds its workload back after a lights-out lets it
  * start on {@code POST <lights-out.release-path>} (on the sequence port): the seed first, then each follower once the
- * seed is healthy. A set without a release path does not hold back: nothing to do. Asking again is harmless.
+ * seed is healthy. A set without a release path does not hold back: nothing to do (Patroni's default is the shipped
+ * hold-back agent's: {@link LightsOut#releasePathFor}). Asking again is harmless.
  */
 @Component("releaseHeldBackWorkload")
 public class ReleaseHeldBackWorkload extends HookStep {
@@ -25,16 +26,18 @@ public class ReleaseHeldBackWorkload extends HookStep {
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
         LightsOut lightsOut = context.spec().getLightsOut();
-        if (!lightsOut.holdsBack()) {
-            return Answer.ready(context.slot() + ": the set's compose does not hold its workload back (no lights-out.release-path)");
+        String type = context.spec().getWorkloadType();
+        String releasePath = lightsOut.releasePathFor(type);
+        if (releasePath == null) {
+            return Answer.ready(context.slot() + ": the set's compose does not hold its workload back (lights-out.release-path)");
         }
         if (context.cvm().isEmpty()) {
             return Answer.notYet(context.slot() + " has no CVM");
         }
-        int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
+        int port = lightsOut.sequencePortFor(type, context.spec().getHealthCheck().getHttp().getPort());
         // starting a workload may take longer than a health probe: the compose answers once it has begun
         WorkloadHttp http = context.http("release endpoint", port);
-        new SequenceEndpoint(http.withTimeout(max(http.timeout(), RELEASE_TIMEOUT))).release(lightsOut.getReleasePath());
-        return Answer.ready(context.slot() + "'s workload released (POST " + lightsOut.getReleasePath() + " on port " + port + ")");
+        new SequenceEndpoint(http.withTimeout(max(http.timeout(), RELEASE_TIMEOUT))).release(releasePath);
+        return Answer.ready(context.slot() + "'s workload released (POST " + releasePath + " on port " + port + ")");
     }
 }

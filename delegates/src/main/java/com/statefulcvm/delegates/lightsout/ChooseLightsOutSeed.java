@@ -5,7 +5,10 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
 
+import com.statefulcvm.fleet.Slots;
+
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -13,7 +16,8 @@ import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 
 /**
- * "Choose the seed": the replica with the largest sequence number ({@link SequenceNumbers}). An operator decides in
+ * "Choose the seed": the replica with the most recent data ({@link SequenceNumbers}: the largest (generation, number),
+ * Patroni's (timeline, LSN)); a fenced slot the recovery left alone is listed and never chosen. An operator decides in
  * Tasklist when the set's lights-out.approval says so, when a replica did not answer (its data may be the most recent:
  * only a person can say whether to wait for it), or when none answered (there is nothing to choose from).
  */
@@ -35,13 +39,19 @@ public class ChooseLightsOutSeed implements JavaDelegate {
                 + (decide ? "; waiting for an operator's decision" : "") + "\n" + numbers.report());
     }
 
+    /** Every slot of the set, lowest ordinal first: those the recovery started and asked, and the fenced ones it left alone. */
     @SuppressWarnings("unchecked")
     static SequenceNumbers numbers(DelegateExecution execution) {
+        String set = (String) execution.getVariable(REPLICA_SET);
+        Map<String, String> fenced = RecordSequenceNumber.map(execution, FENCED_SLOTS);
         List<String> slots = new ArrayList<>();
         ((List<Object>) execution.getVariable(ALL_SLOTS)).forEach(s -> slots.add(String.valueOf(s)));
+        slots.addAll(fenced.keySet());
+        slots.sort(Comparator.comparingInt(slot -> Slots.ordinalOf(set, slot).orElse(Integer.MAX_VALUE)));
         Map<String, Long> answered = RecordSequenceNumber.map(execution, SEQUENCE_NUMBERS);
         Map<String, String> sources = RecordSequenceNumber.map(execution, SEQUENCE_SOURCES);
         Map<String, String> unanswered = RecordSequenceNumber.map(execution, UNANSWERED);
-        return new SequenceNumbers(slots, answered, sources, unanswered);
+        Map<String, Long> generations = RecordSequenceNumber.map(execution, SEQUENCE_GENERATIONS);
+        return new SequenceNumbers(slots, answered, sources, unanswered, generations, fenced);
     }
 }

@@ -10,6 +10,11 @@ public final class LightsOutVariables {
     public static final String REQUESTED_BY = "requestedBy";
     /** Why, in words: {@code requested by <user>[: <reason>]}. */
     public static final String LIGHTS_OUT_REASON = "lightsOutReason";
+    /**
+     * The operator's recorded override: fenced slots are started, asked and attested like the others, and an attestation
+     * that admits one lifts its fence. Without it a fenced slot is not started, never a seed nor a follower.
+     */
+    public static final String READMIT_FENCED = "readmitFenced";
 
     // --- set by "Plan the recovery"
     /** Empty when the recovery can go on; else why not (the procedure ends at Refused). */
@@ -20,6 +25,8 @@ public final class LightsOutVariables {
     public static final String APPROVAL_REQUIRED = "lightsOutApproval";
     public static final String SEQUENCE_TIMEOUT = "sequenceTimeout";
     public static final String SEED_TIMEOUT = "seedTimeout";
+    /** slot to its fence, for the fenced slots the recovery leaves alone (no override): not started, asked or joined. */
+    public static final String FENCED_SLOTS = "fencedSlots";
     /** slot to the instance_id the registry knew for it: a CVM with another one has lost its data and identity. */
     public static final String KNOWN_INSTANCE_IDS = "knownInstanceIds";
 
@@ -28,6 +35,8 @@ public final class LightsOutVariables {
     public static final String SEQUENCE_NUMBER = "sequenceNumber";
     /** Out of sequence-&lt;type&gt;: what the number is, in words. */
     public static final String SEQUENCE_SOURCE = "sequenceSource";
+    /** Out of sequence-&lt;type&gt;: the generation of history the number belongs to (Patroni's timeline), or none. */
+    public static final String SEQUENCE_GENERATION = "sequenceGeneration";
     /** Why the replica has no number (the procedure failed, or did not answer in time). */
     public static final String SEQUENCE_ERROR = "sequenceError";
 
@@ -35,6 +44,8 @@ public final class LightsOutVariables {
     /** slot to number (answered replicas only). */
     public static final String SEQUENCE_NUMBERS = "sequenceNumbers";
     public static final String SEQUENCE_SOURCES = "sequenceSources";
+    /** slot to generation (answered replicas whose store has them): compared before the number. */
+    public static final String SEQUENCE_GENERATIONS = "sequenceGenerations";
     /** slot to why it did not answer: reported, never guessed. */
     public static final String UNANSWERED = "unansweredReplicas";
     /** The numbers in words, one line per replica: what the operator's form shows. */

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.InstanceRecord;
@@ -7,6 +8,8 @@ import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.healing.SlotHealth;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -41,8 +44,9 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
  * steps read: every slot of the set, the lights-out settings, the hook and health-gate settings, the compose hashes
  * attestation admits, and the instance_id each slot's epoch is bound to (else the registry's last one): a CVM that comes
  * back with another one has lost its disk, and attestation refuses it (AdmissionPolicy: a new identity is admitted only
- * for a CVM this orchestrator created), so it never takes the slot's old identity. The procedure
- * holds every slot of the set ({@code wave}) so that the health monitor heals none of them while it runs.
+ * for a CVM this orchestrator created), so it never takes the slot's old identity. A fenced slot is left alone (not
+ * started, asked, seeded or joined) unless the start carries the operator's recorded override {@code readmitFenced}.
+ * The procedure holds every slot of the set ({@code wave}) so that the health monitor heals none of them while it runs.
  */
 @Component("planLightsOut")
 public class PlanLightsOut implements JavaDelegate {
@@ -53,9 +57,11 @@ public class PlanLightsOut implements JavaDelegate {
     private final RevisionHistory revisions;
     private final RolloutSettings settings;
     private final SlotHealthRegistry slotHealth;
+    private final FenceRegistry fences;
 
     public PlanLightsOut(ReplicaSets replicaSets, LightsOutChecks checks, InstanceRegistry registry, RevisionHistory revisions,
-                         RolloutSettings settings, SlotHealthRegistry slotHealth) {
+                         RolloutSettings settings, SlotHealthRegistry slotHealth, FenceRegistry fences) {
+        this.fences = fences;
         this.replicaSets = replicaSets;
         this.checks = checks;
         this.registry = registry;
@@ -74,7 +80,20 @@ public class PlanLightsOut implements JavaDelegate {
             return;
         }
         ReplicaSetSpec spec = replicaSets.spec(set);
-        List<String> slots = new ArrayList<>(IntStream.range(0, spec.getReplicas()).mapToObj(spec::slotName).toList());
+        List<String> every = IntStream.range(0, spec.getReplicas()).mapToObj(spec::slotName).toList();
+        // a fenced slot stays out (not started, asked, seeded or joined) unless the operator's recorded override says
+        // otherwise; then its attestation decides, as a readmit's does
+        boolean override = Boolean.TRUE.equals(execution.getVariable(READMIT_FENCED));
+        Map<String, String> fenced = new LinkedHashMap<>();
+        for (Fence fence : fences.fences(set)) {
+            if (fence.ordinal() < spec.getReplicas()) {
+                fenced.put(spec.slotName(fence.ordinal()), fence.summary());
+            }
+        }
+        List<String> slots = new ArrayList<>(every);
+        if (!override) {
+            slots.removeAll(fenced.keySet());
+        }
         // the identity each slot's epoch is bound to; else the last one the registry saw
         Map<String, String> known = new HashMap<>();
         for (InstanceRecord record : registry.instances(set)) {
@@ -89,14 +108,22 @@ public class PlanLightsOut implements JavaDelegate {
         }
         execution.setVariable(REFUSAL, "");
         execution.setVariable(ALL_SLOTS, slots);
-        execution.setVariable(WAVE, new ArrayList<>(slots));
+        execution.setVariable(FENCED_SLOTS, override ? new LinkedHashMap<String, String>() : fenced);
+        execution.setVariable(READMIT_FENCED, override);
+        if (override && !fenced.isEmpty()) {
+            execution.setVariable("fencesOverridden", new LinkedHashMap<>(fenced));
+        }
+        execution.setVariable(WAVE, new ArrayList<>(every));
         execution.setVariable(KNOWN_INSTANCE_IDS, known);
-        execution.setVariable(APPROVAL_REQUIRED, spec.getLightsOut().isApproval());
+        // a recovery the health monitor proposed for an outage is always an operator's decision
+        execution.setVariable(APPROVAL_REQUIRED, spec.getLightsOut().isApproval()
+                || OutageGuard.TRIGGER_OUTAGE.equals(execution.getVariable(OutageGuard.LIGHTS_OUT_TRIGGER)));
         execution.setVariable(SEQUENCE_TIMEOUT, Duration.ofSeconds(spec.getLightsOut().getSequenceTimeoutSeconds()).toString());
         execution.setVariable(SEED_TIMEOUT, Duration.ofSeconds(spec.getLightsOut().getSeedTimeoutSeconds()).toString());
         execution.setVariable(SEQUENCE_NUMBERS, new LinkedHashMap<String, Long>());
         execution.setVariable(SEQUENCE_SOURCES, new LinkedHashMap<String, String>());
         execution.setVariable(UNANSWERED, new LinkedHashMap<String, String>());
+        execution.setVariable(SEQUENCE_GENERATIONS, new LinkedHashMap<String, Long>());
         execution.setVariable(FOLLOWERS_NOT_JOINED, new LinkedHashMap<String, String>());
         execution.setVariable(ALLOWED_COMPOSE_HASHES, allowedComposeHashes(set));
         execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());
@@ -105,7 +132,9 @@ public class PlanLightsOut implements JavaDelegate {
         execution.setVariable(HOOK_DEFAULT_RESULT, spec.getHooks().getDefaultResult().name());
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HEALTH_PROBE_INTERVAL, Duration.ofSeconds(spec.getHealthCheck().getIntervalSeconds()).toString());
-        execution.setVariable(STAGE, "planned: start " + String.join(", ", slots) + " held back and ask each for its sequence number");
+        execution.setVariable(STAGE, "planned: start " + String.join(", ", slots) + " held back and ask each for its sequence number"
+                + (fenced.isEmpty() ? "" : override ? "; fenced slots included by the operator's override: " + fenced.keySet()
+                : "; fenced, left alone: " + fenced.keySet()));
     }
 
     private List<String> allowedComposeHashes(String set) {

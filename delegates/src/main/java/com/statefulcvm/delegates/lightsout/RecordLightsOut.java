@@ -41,6 +41,14 @@ public class RecordLightsOut implements JavaDelegate {
                     + "; followers that did not join: " + notJoined;
             default -> "lights-out recovery of " + set + ": seeded from " + seed + why(execution) + ", every other replica joined";
         };
+        Map<String, String> fenced = RecordSequenceNumber.map(execution, FENCED_SLOTS);
+        if (!fenced.isEmpty()) {
+            outcome += "; fenced slots left alone (readmit them): " + String.join(", ", fenced.keySet());
+        }
+        if (execution.getVariable("fencesOverridden") instanceof Map<?, ?> overridden && !overridden.isEmpty()) {
+            outcome += "; fenced slots included by " + execution.getVariable(REQUESTED_BY) + "'s override (readmitFenced): "
+                    + overridden.keySet();
+        }
         if (report != null) {
             outcome += "\nsequence numbers:\n" + report;
         }

@@ -25,14 +25,19 @@ public class RecordSequenceNumber implements JavaDelegate {
         Map<String, Long> numbers = map(execution, SEQUENCE_NUMBERS);
         Map<String, String> sources = map(execution, SEQUENCE_SOURCES);
         Map<String, String> unanswered = map(execution, UNANSWERED);
+        Map<String, Long> generations = map(execution, SEQUENCE_GENERATIONS);
         Object number = execution.getVariable(SEQUENCE_NUMBER);
         Object error = execution.getVariable(SEQUENCE_ERROR);
         numbers.remove(slot);
         sources.remove(slot);
         unanswered.remove(slot);
+        generations.remove(slot);
         String stage;
         if (error == null && number instanceof Number n) {
             numbers.put(slot, n.longValue());
+            if (execution.getVariable(SEQUENCE_GENERATION) instanceof Number generation) {
+                generations.put(slot, generation.longValue());
+            }
             Object source = execution.getVariable(SEQUENCE_SOURCE);
             sources.put(slot, source == null ? "" : source.toString());
             stage = slot + " answered " + n.longValue() + (source == null ? "" : " (" + source + ")");
@@ -44,6 +49,7 @@ public class RecordSequenceNumber implements JavaDelegate {
         execution.setVariable(SEQUENCE_NUMBERS, numbers);
         execution.setVariable(SEQUENCE_SOURCES, sources);
         execution.setVariable(UNANSWERED, unanswered);
+        execution.setVariable(SEQUENCE_GENERATIONS, generations);
         execution.setVariable(STAGE, stage);
     }
 

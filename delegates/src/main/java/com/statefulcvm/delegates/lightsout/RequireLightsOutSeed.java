@@ -34,6 +34,10 @@ public class RequireLightsOutSeed implements TaskListener {
             throw TaskDecisionRefused.because(task, SEED, "seed must be one of " + String.join(", ", numbers.slots())
                     + " (was " + (seed == null ? "missing" : "'" + seed + "'") + ")");
         }
+        if (!numbers.seedable(slot.strip())) {
+            throw TaskDecisionRefused.because(task, SEED, "seed " + slot.strip() + " is " + numbers.fenced().get(slot.strip())
+                    + ": the recovery did not start it; readmit it, or start a recovery with readmitFenced");
+        }
         String chosen = slot.strip();
         boolean overridden = !chosen.equals(task.getVariable(CHOSEN_SEED));
         task.getExecution().setVariable(SEED, chosen);

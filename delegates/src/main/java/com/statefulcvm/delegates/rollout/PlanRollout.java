@@ -102,6 +102,7 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(LAST_GOOD_REVISION, lastGood.map(Revision::number).orElse(null));
         execution.setVariable("lastGoodCompose", ComposeValue.of(lastGood.map(Revision::dockerCompose).orElseGet(() -> firstOtherCompose(snapshots, target))));
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
+        execution.setVariable(CVM_WAIT_FALLBACK, settings.cvmWaitFallbackIso());
         execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());
         execution.setVariable(HOOK_TIMEOUT, Duration.ofSeconds(spec.getHooks().getTimeoutSeconds()).toString());
         execution.setVariable(HOOK_POLL_INTERVAL, settings.cvmPollIntervalIso());

@@ -6,6 +6,7 @@ import com.statefulcvm.delegates.support.SlotStep;
 import com.statefulcvm.connectors.health.ProbeResult;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.HealthGate;
@@ -15,6 +16,7 @@ import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 
@@ -29,13 +31,16 @@ public class ProbeHealth implements JavaDelegate {
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
     private final Clock clock;
+    private final RolloutSettings settings;
 
-    public ProbeHealth(SlotReader slots, InstanceHealth health, ReplicaSetObserver observer, SlotConditions conditions, Clock clock) {
+    public ProbeHealth(SlotReader slots, InstanceHealth health, ReplicaSetObserver observer, SlotConditions conditions, Clock clock,
+                       RolloutSettings settings) {
         this.slots = slots;
         this.health = health;
         this.observer = observer;
         this.conditions = conditions;
         this.clock = clock;
+        this.settings = settings;
     }
 
     @Override
@@ -58,9 +63,14 @@ public class ProbeHealth implements JavaDelegate {
                 : "waiting: " + state.healthyStreak() + " of " + step.spec().getHealthCheck().getHealthyThreshold()
                 + " healthy probes, min ready " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s"
                 + (awaitingAttestation ? ", attestation" : ""));
-        // Due one interval after this probe, fixed before anything else this job does (the first time: attestation),
-        // so that the timer's wait overlaps that work instead of following it.
-        execution.setVariable(NEXT_PROBE_AT, Date.from(now.plusSeconds(step.spec().getHealthCheck().getIntervalSeconds())));
+        // Due one interval after this probe (or as soon as min ready can pass), fixed before anything else this job does
+        // (the first time: attestation), so that the wait overlaps that work instead of following it. Local to the step:
+        // the steps of a wave wait side by side, and the step waker reads each one's own.
+        Instant next = gate.nextProbe(state, now, Duration.ofSeconds(step.spec().getHealthCheck().getIntervalSeconds()));
+        execution.setVariableLocal(NEXT_PROBE_AT, Date.from(next));
+        if (execution.hasVariable(CVM_WAIT_FALLBACK)) {
+            execution.setVariableLocal(PROBE_FALLBACK_AT, Date.from(next.plus(settings.wakeFallback())));
+        }
         execution.setVariable(HEALTHY_STREAK, state.healthyStreak());
         execution.setVariable(HEALTHY_SINCE, state.healthySince() == null ? null : state.healthySince().toString());
         execution.setVariable(HEALTH_GATE_PASSED, passed);

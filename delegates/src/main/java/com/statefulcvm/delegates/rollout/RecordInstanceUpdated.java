@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.SlotStep;
 import com.statefulcvm.fleet.ComposeText;
+import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -20,8 +22,10 @@ import java.util.Map;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
 
 /**
- * "Record the instance as updated": the registry takes the new compose hash, the revision learns Phala's hash, and
- * the step leaves its outcome in the engine's history (what GET /api/rollouts/{id} lists as steps done).
+ * "Record the instance as updated": the registry takes the new compose hash, the revision learns Phala's hash, the
+ * instance is Ready (it passed the health gate and was admitted: its last probe came before its attestation, so the
+ * probe could not say so), and the step leaves its outcome in the engine's history (what GET /api/rollouts/{id} lists
+ * as steps done).
  */
 @Component("recordInstanceUpdated")
 public class RecordInstanceUpdated implements JavaDelegate {
@@ -33,9 +37,11 @@ public class RecordInstanceUpdated implements JavaDelegate {
     private final ReplicaSets replicaSets;
     private final RevisionHistory revisions;
     private final Clock clock;
+    private final SlotConditions conditions;
 
     public RecordInstanceUpdated(SlotReader slots, ReplicaSetObserver observer, ReplicaSets replicaSets,
-                                 RevisionHistory revisions, Clock clock) {
+                                 RevisionHistory revisions, Clock clock, SlotConditions conditions) {
+        this.conditions = conditions;
         this.slots = slots;
         this.observer = observer;
         this.replicaSets = replicaSets;
@@ -55,6 +61,8 @@ public class RecordInstanceUpdated implements JavaDelegate {
         }
         String condition = "Ready: " + action + " done, compose " + step.cvm().composeHash() + ", rollout " + execution.getProcessInstanceId();
         observer.recordCondition(step.spec(), step.slot(), condition);
+        conditions.set(step.spec(), step.slot(), ConditionType.Ready, true,
+                "healthy for " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s and admitted");
 
         Map<String, Object> outcome = new LinkedHashMap<>();
         outcome.put("slot", step.slot());

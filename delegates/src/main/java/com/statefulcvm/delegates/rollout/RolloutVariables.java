@@ -87,12 +87,25 @@ public final class RolloutVariables {
     public static final String REJOIN_HOOK_NEEDED = "rejoinHookNeeded";
     /** Local to an instance step: whether the instance passed attestation (false until it has). */
     public static final String ATTESTED = "attested";
-    /** Local to an instance step: when the next health probe is due, one interval after the last probe started. */
+    /**
+     * Local to an instance step: when the next health probe is due, one interval after the last probe started, or as
+     * soon as min ready can pass (HealthGate#nextProbe). The step waker wakes the step then.
+     */
     public static final String NEXT_PROBE_AT = "nextProbeAt";
+    /** Local to an instance step: when the step probes anyway if the step waker did not wake it (the timer's due date). */
+    public static final String PROBE_FALLBACK_AT = "probeFallbackAt";
+    /** Local to an instance step waiting for its CVM: the slot the step waker watches for it. */
+    public static final String AWAITED_SLOT = "awaitedSlot";
+    /** How long a step waits for its CVM before it polls anyway when the step waker did not wake it (ISO duration). */
+    public static final String CVM_WAIT_FALLBACK = "cvmWaitFallback";
 
     public static final String MESSAGE_PAUSE = "PauseRollout";
     public static final String MESSAGE_RESUME = "ResumeRollout";
     public static final String MESSAGE_ABORT = "AbortRollout";
+    /** Wakes an instance step waiting for its CVM (the step waker saw it settle, or go). */
+    public static final String MESSAGE_CVM_CHANGED = "CvmChanged";
+    /** Wakes an instance step waiting for its next health probe. */
+    public static final String MESSAGE_PROBE_DUE = "ProbeDue";
 
     private RolloutVariables() {
     }

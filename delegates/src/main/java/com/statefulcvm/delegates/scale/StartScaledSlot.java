@@ -8,6 +8,9 @@ import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -30,8 +33,11 @@ public class StartScaledSlot implements JavaDelegate {
     private final SlotProvisioner provisioner;
     private final PhalaEffects effects;
     private final SlotConditions conditions;
+    private final FenceRegistry fences;
 
-    public StartScaledSlot(SlotReader slots, SlotProvisioner provisioner, PhalaEffects effects, SlotConditions conditions) {
+    public StartScaledSlot(SlotReader slots, SlotProvisioner provisioner, PhalaEffects effects, SlotConditions conditions,
+                           FenceRegistry fences) {
+        this.fences = fences;
         this.slots = slots;
         this.provisioner = provisioner;
         this.effects = effects;
@@ -45,7 +51,11 @@ public class StartScaledSlot implements JavaDelegate {
         Optional<CvmInfo> cvm = slots.find(spec, slot).filter(c -> !"deleting".equals(c.status()));
         EffectScope scope = EffectScope.of(execution);
         String stage;
-        if (cvm.isEmpty()) {
+        Optional<Fence> fence = cvm.isEmpty() ? Optional.empty() : fences.fence(spec.getName(), Slots.ordinalOf(spec.getName(), slot).orElse(-1));
+        if (fence.isPresent()) {
+            // a retained CVM that failed attestation is not started again by a scale (the scale halts at its deadline)
+            stage = slot + " is " + fence.get().summary() + ": a scale does not start a fenced CVM; delete it or readmit it first";
+        } else if (cvm.isEmpty()) {
             stage = provisioner.ensureCreated(scope, spec, slot, cvm, (String) execution.getVariable(TARGET_COMPOSE));
         } else if (cvm.get().isRunning() || !cvm.get().isSettled()) {
             stage = "CVM " + slot + " is " + cvm.get().status() + "; waiting for it to run";

@@ -11,11 +11,15 @@ import com.statefulcvm.fleet.RolloutOrder;
 import com.statefulcvm.fleet.RolloutPlan;
 import com.statefulcvm.fleet.RolloutPlanner;
 import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Observes a set as it is now and asks the planner: the one place both the rollout's first step and the plan preview
@@ -28,8 +32,11 @@ public class RolloutPlanning {
     private final PhalaCloudClient phala;
     private final InstanceRoles roles;
     private final RolloutPlanner planner;
+    private final FenceRegistry fences;
 
-    public RolloutPlanning(ReplicaSetObserver observer, PhalaCloudClient phala, InstanceRoles roles, RolloutPlanner planner) {
+    public RolloutPlanning(ReplicaSetObserver observer, PhalaCloudClient phala, InstanceRoles roles, RolloutPlanner planner,
+                           FenceRegistry fences) {
+        this.fences = fences;
         this.observer = observer;
         this.phala = phala;
         this.roles = roles;
@@ -39,16 +46,19 @@ public class RolloutPlanning {
     public Observed observe(ReplicaSetSpec spec, UpdatePolicy policy) {
         List<InstanceSnapshot> snapshots = new ArrayList<>();
         List<InstanceRecord> records = observer.refreshAndProbe(spec);
+        // a fenced slot is neither updated nor counted available, whatever its CVM shows (the planner's rule)
+        Map<Integer, String> fenced = fences.fences(spec.getName()).stream().collect(Collectors.toMap(Fence::ordinal, Fence::summary));
         for (InstanceRecord record : records) {
             if (record.cvmId() == null) {
                 continue;
             }
             CvmInfo cvm = phala.getCvm(record.cvmId());
-            boolean available = cvm.isRunning() && cvm.isSettled() && Boolean.TRUE.equals(record.healthy());
+            String fence = fenced.get(record.ordinal());
+            boolean available = fence == null && cvm.isRunning() && cvm.isSettled() && Boolean.TRUE.equals(record.healthy());
             // Role probes cost one call per instance; only the role-aware order reads them.
             InstanceRole role = policy.getOrder() == RolloutOrder.ROLE_AWARE && available ? roles.roleOf(spec, cvm) : InstanceRole.UNKNOWN;
             snapshots.add(new InstanceSnapshot(record.ordinal(), record.slot(), cvm.id(), cvm.status(), cvm.dockerCompose(),
-                    cvm.composeHash(), available, role));
+                    cvm.composeHash(), available, role, fence));
         }
         return new Observed(records, snapshots);
     }

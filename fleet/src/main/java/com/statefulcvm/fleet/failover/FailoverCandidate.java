@@ -8,10 +8,12 @@ import java.util.Set;
 /**
  * Which replica takes over when a leader-based workload has lost its leader and has not elected another one: the
  * healthy replica with the most recent data, so that a failover loses as little as possible. Most recent is the
- * highest received WAL position (what reached the replica's disk), then the highest replayed one (what it can serve
- * at once), then the name, so the choice is the same whoever makes it. Healthy: PostgreSQL runs as a replica, the
- * member is not tagged {@code nofailover}, and it reports where its data is; a replica that cannot say how far it got
- * is never promoted over one that can.
+ * newest timeline first (a replica still on an older timeline holds a history the newer one left behind, whatever its
+ * LSN), then the highest received WAL position (what reached the replica's disk), then the highest replayed one (what
+ * it can serve at once), then the name, so the choice is the same whoever makes it. Healthy: PostgreSQL runs as a
+ * replica, the member is not tagged {@code nofailover}, its slot is not fenced (its attestation failed: only an
+ * operator's readmit brings it back), and it reports where its data is; a replica that cannot say how far it got is
+ * never promoted over one that can.
  */
 public final class FailoverCandidate {
 
@@ -24,13 +26,23 @@ public final class FailoverCandidate {
     /**
      * One member as the failover sees it.
      *
+     * @param timeline null when the member does not report it
      * @param received null when the member does not report it (not streaming, not answering)
      * @param replayed null when the member does not report it
+     * @param fenced   its slot's fence, null when it has none
      */
-    public record Replica(String name, String role, String state, boolean noFailover, Lsn received, Lsn replayed) {
+    public record Replica(String name, String role, String state, boolean noFailover, Long timeline, Lsn received, Lsn replayed,
+                          String fenced) {
+
+        public Replica(String name, String role, String state, boolean noFailover, Lsn received, Lsn replayed) {
+            this(name, role, state, noFailover, null, received, replayed, null);
+        }
 
         /** Why this member may not take over; empty when it may. */
         public Optional<String> unfitBecause() {
+            if (fenced != null) {
+                return Optional.of("it is " + fenced);
+            }
             if (role != null && LEADER_ROLES.contains(role)) {
                 return Optional.of("it is listed as the leader");
             }
@@ -51,10 +63,10 @@ public final class FailoverCandidate {
             return received != null ? received : replayed;
         }
 
-        /** {@code pg-1 (received 0/5000060, replayed 0/5000060)}. */
+        /** {@code pg-1 (timeline 2, received 0/5000060, replayed 0/5000060)}. */
         public String describe() {
-            return name + " (received " + (received == null ? "unknown" : received) + ", replayed "
-                    + (replayed == null ? "unknown" : replayed) + ")";
+            return name + " (" + (timeline == null ? "" : "timeline " + timeline + ", ") + "received "
+                    + (received == null ? "unknown" : received) + ", replayed " + (replayed == null ? "unknown" : replayed) + ")";
         }
     }
 
@@ -71,7 +83,8 @@ public final class FailoverCandidate {
     }
 
     private static final Comparator<Replica> MOST_RECENT_FIRST = Comparator
-            .comparing(Replica::dataPosition, Comparator.reverseOrder())
+            .comparingLong((Replica r) -> r.timeline() == null ? 0 : r.timeline()).reversed()
+            .thenComparing(Replica::dataPosition, Comparator.reverseOrder())
             .thenComparing((Replica r) -> r.replayed() == null ? Lsn.of(0) : r.replayed(), Comparator.reverseOrder())
             .thenComparing(Replica::name);
 

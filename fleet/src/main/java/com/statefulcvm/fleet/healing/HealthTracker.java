@@ -66,7 +66,12 @@ public final class HealthTracker {
         /** An operation is under way on the CVM: not counted. */
         BUSY,
         /** A rollout or a heal is working on the instance: not counted. */
-        HELD
+        HELD;
+
+        /** Whether the slot serves, as the disruption budget counts it: its last checks passed. */
+        public boolean serving() {
+            return this == HEALTHY || this == RECOVERING;
+        }
     }
 
     public record Judgement(SlotHealth health, Verdict verdict, String reason) {

@@ -24,9 +24,17 @@ public class LightsOut {
     private String sequencePath = "/sequence";
     /**
      * The path of the compose's release endpoint on the sequence port: a compose that holds its workload back answers
-     * {@code POST <path>} by letting it start (the seed first, then each follower); null: the workload is not held back.
+     * {@code POST <path>} by letting it start (the seed first, then each follower). Unset: the workload type's default
+     * (Patroni is held back by the shipped hold-back agent: {@value #AGENT_RELEASE_PATH} on port {@value #AGENT_PORT});
+     * {@value #NONE}: not held back.
      */
     private String releasePath;
+
+    /** The shipped hold-back agent's (config/compose/holdback-agent.py) defaults. */
+    public static final String AGENT_RELEASE_PATH = "/release";
+    public static final int AGENT_PORT = 9000;
+    /** {@code release-path: none}: the set's compose does not hold its workload back. */
+    public static final String NONE = "none";
 
     /** Every problem as {@code lightsOut.<field>: problem}. */
     public static List<String> problems(LightsOut lightsOut) {
@@ -47,19 +55,53 @@ public class LightsOut {
         if (lightsOut.sequencePath == null || !lightsOut.sequencePath.startsWith("/") || lightsOut.sequencePath.contains(" ")) {
             problems.add("lightsOut.sequencePath: must be a path starting with / and without spaces (was '" + lightsOut.sequencePath + "')");
         }
-        if (lightsOut.releasePath != null && (!lightsOut.releasePath.startsWith("/") || lightsOut.releasePath.contains(" "))) {
-            problems.add("lightsOut.releasePath: must be a path starting with / and without spaces (was '" + lightsOut.releasePath + "')");
+        if (lightsOut.releasePath != null && !NONE.equals(lightsOut.releasePath)
+                && (!lightsOut.releasePath.startsWith("/") || lightsOut.releasePath.contains(" "))) {
+            problems.add("lightsOut.releasePath: must be a path starting with / and without spaces, or none (was '"
+                    + lightsOut.releasePath + "')");
         }
         return problems;
     }
 
+    /** Whether the compose's release path is set explicitly (not the workload type's default). */
     public boolean holdsBack() {
-        return releasePath != null && !releasePath.isBlank();
+        return releasePath != null && !releasePath.isBlank() && !NONE.equals(releasePath);
+    }
+
+    /**
+     * The release path for a set of this workload type: the explicit one; unset, the shipped hold-back agent's for
+     * Patroni (a store that elects a leader by itself must not start its workload before the seed is chosen); null when
+     * the workload is not held back.
+     */
+    public String releasePathFor(String workloadType) {
+        if (releasePath == null || releasePath.isBlank()) {
+            return heldBackByDefault(workloadType) ? AGENT_RELEASE_PATH : null;
+        }
+        return NONE.equals(releasePath) ? null : releasePath;
+    }
+
+    public boolean holdsBack(String workloadType) {
+        return releasePathFor(workloadType) != null;
+    }
+
+    private static boolean heldBackByDefault(String workloadType) {
+        return "patroni".equals(workloadType);
     }
 
     /** The port of the generic sequence endpoint: the explicit one, else the health check's. */
     public int sequencePortOr(int healthCheckPort) {
         return sequencePort != null ? sequencePort : healthCheckPort;
+    }
+
+    /**
+     * The port of the sequence and release endpoints for a set of this workload type: the explicit one; unset, the hold-back
+     * agent's when the type is held back by default and the release path is not set, else the health check's.
+     */
+    public int sequencePortFor(String workloadType, int healthCheckPort) {
+        if (sequencePort != null) {
+            return sequencePort;
+        }
+        return (releasePath == null || releasePath.isBlank()) && heldBackByDefault(workloadType) ? AGENT_PORT : healthCheckPort;
     }
 
     public boolean isApproval() { return approval; }

@@ -1,6 +1,7 @@
 package com.statefulcvm.fleet.lightsout;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,41 +9,63 @@ import java.util.Optional;
 
 /**
  * What the replicas of a set answered when asked for their sequence number (the position of the last write each one
- * holds: a WAL LSN, a raft index, an application's own counter), in slot order. The seed is the replica with the
- * largest number; among equals the lowest ordinal, so that the choice is the same every time it is made. A replica
- * that did not answer is never given a number: it is listed with the reason, and it is never chosen.
+ * holds: a WAL LSN, a raft index, an application's own counter), in slot order. Where the store has generations of
+ * history (Patroni's timeline: a replica promoted after a failover starts a new one), the position is compared as
+ * {@code (generation, number)} in that order: a replica on an older timeline with a higher LSN holds a history the
+ * newer timeline has left behind, and must not win. The seed is the replica with the largest position; among equals
+ * the lowest ordinal, so that the choice is the same every time it is made. A replica that did not answer is never given
+ * a number: it is listed with the reason, and it is never chosen. A fenced slot is listed and never chosen nor a follower.
  *
- * @param slots      every slot of the set, lowest ordinal first
- * @param answered   slot to sequence number, for the replicas that answered
- * @param sources    slot to what the number is, in words (e.g. "raft index 812, term 4")
- * @param unanswered slot to why it has no number
+ * @param slots       every slot of the set, lowest ordinal first
+ * @param answered    slot to sequence number, for the replicas that answered
+ * @param sources     slot to what the number is, in words (e.g. "raft index 812, term 4")
+ * @param unanswered  slot to why it has no number
+ * @param generations slot to its generation (Patroni's timeline), for the replicas whose store has them
+ * @param fenced      slot to its fence, for the fenced slots the recovery leaves alone
  */
 public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Map<String, String> sources,
-                              Map<String, String> unanswered) {
+                              Map<String, String> unanswered, Map<String, Long> generations, Map<String, String> fenced) {
 
     public SequenceNumbers {
         slots = List.copyOf(slots);
         answered = new LinkedHashMap<>(answered);
         sources = new LinkedHashMap<>(sources);
         unanswered = new LinkedHashMap<>(unanswered);
+        generations = new LinkedHashMap<>(generations);
+        fenced = new LinkedHashMap<>(fenced);
     }
 
-    /** The replica with the largest number (the lowest ordinal among equals); empty when none answered. */
+    public SequenceNumbers(List<String> slots, Map<String, Long> answered, Map<String, String> sources, Map<String, String> unanswered) {
+        this(slots, answered, sources, unanswered, Map.of(), Map.of());
+    }
+
+    /** (generation, number): a replica without a generation counts as generation 0. */
+    private Comparator<String> byPosition() {
+        return Comparator.<String>comparingLong(slot -> generations.getOrDefault(slot, 0L)).thenComparingLong(answered::get);
+    }
+
+    /** The replica with the largest position (the lowest ordinal among equals); empty when none answered. */
     public Optional<String> seed() {
+        Comparator<String> position = byPosition();
         String best = null;
         for (String slot : slots) {
-            Long number = answered.get(slot);
-            if (number != null && (best == null || number > answered.get(best))) {
+            if (answered.containsKey(slot) && !fenced.containsKey(slot) && (best == null || position.compare(slot, best) > 0)) {
                 best = slot;
             }
         }
         return Optional.ofNullable(best);
     }
 
-    /** Every slot but the seed, lowest ordinal first: the order in which they join as followers. */
+    /** Whether the slot may be seeded: a slot of the set that is not fenced. */
+    public boolean seedable(String slot) {
+        return slots.contains(slot) && !fenced.containsKey(slot);
+    }
+
+    /** Every slot but the seed and the fenced ones, lowest ordinal first: the order in which they join as followers. */
     public List<String> followersOf(String seed) {
         List<String> followers = new ArrayList<>(slots);
         followers.remove(seed);
+        followers.removeAll(fenced.keySet());
         return followers;
     }
 
@@ -55,14 +78,19 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
                 text.append('\n');
             }
             text.append(slot).append(": ");
-            if (answered.containsKey(slot)) {
+            if (fenced.containsKey(slot)) {
+                text.append("FENCED, not started: ").append(fenced.get(slot));
+            } else if (answered.containsKey(slot)) {
+                if (generations.containsKey(slot)) {
+                    text.append("timeline ").append(generations.get(slot)).append(", ");
+                }
                 text.append(answered.get(slot));
                 String source = sources.get(slot);
                 if (source != null && !source.isBlank()) {
                     text.append(" (").append(source).append(')');
                 }
                 if (seed.isPresent() && seed.get().equals(slot)) {
-                    text.append(" <- largest: the seed");
+                    text.append(generations.isEmpty() ? " <- largest: the seed" : " <- most recent (timeline, then position): the seed");
                 }
             } else {
                 text.append("NO ANSWER: ").append(unanswered.getOrDefault(slot, "not asked"));

@@ -35,6 +35,30 @@ class FailoverCandidateTest {
         }
     }
 
+    /** Issue 20: (timeline, LSN) in that order: a replica left on an older timeline is behind whatever its LSN says. */
+    @Test
+    void aNewerTimelineWinsOverAHigherLsnOnAnOlderOne() {
+        Choice choice = FailoverCandidate.choose(List.of(
+                new Replica("pg-1", "replica", "streaming", false, 1L, Lsn.parse("0/9000000"), Lsn.parse("0/9000000"), null),
+                new Replica("pg-2", "replica", "streaming", false, 2L, Lsn.parse("0/5000000"), Lsn.parse("0/5000000"), null)), "pg-0");
+        assertThat(choice.candidateName()).isEqualTo("pg-2");
+        assertThat(choice.reason()).startsWith("promote pg-2 (timeline 2, received 0/5000000, replayed 0/5000000)");
+    }
+
+    /** Issue 20: a fenced replica is never promoted, however recent its data. */
+    @Test
+    void aFencedReplicaIsNeverPromoted() {
+        Choice choice = FailoverCandidate.choose(List.of(
+                new Replica("pg-1", "replica", "streaming", false, 2L, Lsn.parse("0/9000000"), null,
+                        "fenced (stopped): attestation failed: QUOTE_INVALID"),
+                new Replica("pg-2", "replica", "streaming", false, 2L, Lsn.parse("0/5000000"), null, null)), "pg-0");
+        assertThat(choice.candidateName()).isEqualTo("pg-2");
+        assertThat(choice.reason()).contains("not pg-1: it is fenced (stopped): attestation failed: QUOTE_INVALID");
+        Choice none = FailoverCandidate.choose(List.of(new Replica("pg-1", "replica", "streaming", false, 2L,
+                Lsn.parse("0/9000000"), null, "fenced (drained): attestation failed: x")), "pg-0");
+        assertThat(none.found()).isFalse();
+    }
+
     @Test
     void theReplicaThatReceivedTheMostWalIsPromoted() {
         Choice choice = FailoverCandidate.choose(List.of(

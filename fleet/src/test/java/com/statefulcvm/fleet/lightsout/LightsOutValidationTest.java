@@ -46,6 +46,23 @@ class LightsOutValidationTest {
         assertThat(set.withReplicas(5).getLightsOut()).isSameAs(lightsOut);
     }
 
+    /** Issue 20: Patroni is held back by default (the shipped hold-back agent's port and path); none turns it off. */
+    @Test
+    void patroniIsHeldBackByDefaultThroughTheAgent() {
+        LightsOut lightsOut = new LightsOut();
+        assertThat(lightsOut.releasePathFor("patroni")).isEqualTo("/release");
+        assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(9000);
+        assertThat(lightsOut.holdsBack("etcd")).isFalse();
+        assertThat(lightsOut.sequencePortFor("generic", 8080)).isEqualTo(8080);
+        lightsOut.setReleasePath("none");
+        assertThat(lightsOut.holdsBack("patroni")).isFalse();
+        assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(8008);
+        lightsOut.setReleasePath("/let-go");
+        lightsOut.setSequencePort(9100);
+        assertThat(lightsOut.releasePathFor("generic")).isEqualTo("/let-go");
+        assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(9100);
+    }
+
     @Test
     void everyBadFieldIsNamed() {
         ReplicaSetSpec set = set();
@@ -59,7 +76,7 @@ class LightsOutValidationTest {
                 "replicaSets[0] (kvset): lightsOut.seedTimeoutSeconds: must be at least 1 (was -5)",
                 "replicaSets[0] (kvset): lightsOut.sequencePort: must be a port from 1 to 65535 (was 70000)",
                 "replicaSets[0] (kvset): lightsOut.sequencePath: must be a path starting with / and without spaces (was 'sequence')",
-                "replicaSets[0] (kvset): lightsOut.releasePath: must be a path starting with / and without spaces (was 'release now')");
+                "replicaSets[0] (kvset): lightsOut.releasePath: must be a path starting with / and without spaces, or none (was 'release now')");
         set.setLightsOut(null);
         assertThat(problems(set)).containsExactly("replicaSets[0] (kvset): lightsOut: is required");
     }

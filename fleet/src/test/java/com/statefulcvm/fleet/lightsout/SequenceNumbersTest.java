@@ -34,4 +34,25 @@ class SequenceNumbersTest {
                 .contains("kv-2: NO ANSWER: did not answer within PT5S");
         assertThat(new SequenceNumbers(SLOTS, Map.of(), Map.of(), Map.of("kv-0", "x")).seed()).isEmpty();
     }
+
+    /** Issue 20: Patroni's (timeline, LSN) in that order: a replica on an older timeline with a higher LSN must not win. */
+    @Test
+    void aNewerTimelineWinsOverAHigherPositionOnAnOlderOne() {
+        SequenceNumbers numbers = new SequenceNumbers(SLOTS, Map.of("kv-0", 900L, "kv-1", 500L, "kv-2", 480L), Map.of(), Map.of(),
+                Map.of("kv-0", 1L, "kv-1", 2L, "kv-2", 2L), Map.of());
+        assertThat(numbers.seed()).contains("kv-1");
+        assertThat(numbers.report()).isEqualTo("kv-0: timeline 1, 900\nkv-1: timeline 2, 500 <- most recent (timeline, then position): the seed"
+                + "\nkv-2: timeline 2, 480");
+    }
+
+    /** Issue 20: a fenced slot is listed, never the seed nor a follower. */
+    @Test
+    void aFencedSlotIsListedNeverSeededNorAFollower() {
+        SequenceNumbers numbers = new SequenceNumbers(SLOTS, Map.of("kv-0", 10L, "kv-1", 99L, "kv-2", 5L), Map.of(), Map.of(), Map.of(),
+                Map.of("kv-1", "fenced (stopped): attestation failed: QUOTE_INVALID"));
+        assertThat(numbers.seed()).contains("kv-0");
+        assertThat(numbers.seedable("kv-1")).isFalse();
+        assertThat(numbers.followersOf("kv-0")).containsExactly("kv-2");
+        assertThat(numbers.report()).contains("kv-1: FENCED, not started: fenced (stopped): attestation failed: QUOTE_INVALID");
+    }
 }

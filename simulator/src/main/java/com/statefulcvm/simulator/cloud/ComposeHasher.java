@@ -6,36 +6,24 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.statefulcvm.fleet.admission.AppCompose;
 
 /**
- * The compose hash: SHA-256 (hex) of the canonical JSON of the app compose (keys sorted at every level, no
- * whitespace), so the same compose gives the same hash whatever the order its fields came in.
+ * The compose hash: SHA-256 (hex) of the app compose in dstack's deterministic JSON (keys sorted at every level, no
+ * white space, strings escaped as dstack's SDKs escape them: {@link AppCompose}, the same code the orchestrator computes
+ * the hash it expects with), so the same compose gives the same hash whatever the order its fields came in.
  */
 public final class ComposeHasher {
-
-    private static final ObjectMapper CANONICAL = JsonMapper.builder()
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-            .build();
 
     private ComposeHasher() {
     }
 
     public static String canonicalJson(Map<String, ?> compose) {
-        try {
-            return CANONICAL.writeValueAsString(compose);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("compose cannot be written as JSON", e);
-        }
+        return AppCompose.deterministicJson(compose);
     }
 
     public static String hash(Map<String, ?> compose) {
-        return sha256Hex(canonicalJson(compose).getBytes(StandardCharsets.UTF_8));
+        return AppCompose.hash(compose);
     }
 
     static String sha256Hex(byte[] data) {

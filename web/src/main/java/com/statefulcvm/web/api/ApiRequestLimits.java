@@ -1,7 +1,9 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.web.config.OrchestratorProperties;
+import com.statefulcvm.web.security.JsonRefusal;
 import com.statefulcvm.web.security.SecurityConfiguration;
+import com.statefulcvm.web.security.SecurityProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -12,51 +14,35 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Bodies sent to /api/* are small JSON documents; a larger one is refused with 413 and a message, before anything
  * reads it when it declares its length, and as soon as it passes the limit when it is sent in chunks
  * ({@code orchestrator.api.max-request-size}, 512 KiB by default). A multipart body is refused with 415 here: Spring
- * MVC would otherwise try to parse it before any controller, and answer a malformed one with 500.
+ * MVC would otherwise try to parse it before any controller, and answer a malformed one with 500. The engine's REST
+ * API and the webapps' API have a limit of their own ({@code orchestrator.security.max-engine-request-size}, 2 MiB).
  */
 @Configuration
 class ApiRequestLimits {
 
     /** Thrown by the request's stream past the limit; the body reader wraps it, ApiExceptionHandler answers 413. */
     static final class TooLarge extends IOException {
-        TooLarge(long limit) {
-            super(message(limit));
+        TooLarge(long limit, String where) {
+            super(message(limit, where));
         }
     }
 
-    static String message(long limit) {
-        return "request body larger than " + limit + " bytes (" + (limit / 1024) + " KiB), the limit of /api/*";
+    static String message(long limit, String where) {
+        return "request body larger than " + limit + " bytes (" + (limit / 1024) + " KiB), the limit of " + where;
     }
 
     @Bean
     FilterRegistrationBean<OncePerRequestFilter> apiRequestLimitsFilter(OrchestratorProperties properties) {
-        long limit = properties.getApi().getMaxRequestSize().toBytes();
-        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(new OncePerRequestFilter() {
-            @Override
-            protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-                    throws ServletException, IOException {
-                if (request.getContentLengthLong() > limit) {
-                    refuse(response, 413, "Payload Too Large", message(limit));
-                    return;
-                }
-                String type = request.getContentType();
-                if (type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/")) {
-                    refuse(response, 415, "Unsupported Media Type", "send Content-Type: application/json");
-                    return;
-                }
-                chain.doFilter(new Limited(request, limit), response);
-            }
-        });
+        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+                limit(properties.getApi().getMaxRequestSize().toBytes(), "/api/*", true));
         registration.setName("api-request-limits");
         registration.addUrlPatterns("/api/*");
         // after authentication (an unknown caller learns nothing), before anything reads the body (FormContentFilter)
@@ -64,27 +50,60 @@ class ApiRequestLimits {
         return registration;
     }
 
+    /**
+     * The engine's REST API and the webapps' own API take deployments (multipart) and form submissions, never bodies
+     * of megabytes: a variable of 18 MB, three times, grew an H2 file by 128 MB.
+     */
+    @Bean
+    FilterRegistrationBean<OncePerRequestFilter> engineRequestLimitsFilter(SecurityProperties security) {
+        String where = "/engine-rest and /camunda/api (orchestrator.security.max-engine-request-size)";
+        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(
+                limit(security.getMaxEngineRequestSize().toBytes(), where, false));
+        registration.setName("engine-request-limits");
+        registration.addUrlPatterns("/engine-rest/*", "/camunda/api/*");
+        registration.setOrder(SecurityConfiguration.AUTHENTICATION_ORDER + 1);
+        return registration;
+    }
+
+    private static OncePerRequestFilter limit(long limit, String where, boolean refuseMultipart) {
+        return new OncePerRequestFilter() {
+            @Override
+            protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                    throws ServletException, IOException {
+                if (request.getContentLengthLong() > limit) {
+                    refuse(response, 413, "Payload Too Large", message(limit, where));
+                    return;
+                }
+                String type = request.getContentType();
+                if (refuseMultipart && type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/")) {
+                    refuse(response, 415, "Unsupported Media Type", "send Content-Type: application/json");
+                    return;
+                }
+                chain.doFilter(new Limited(request, limit, where), response);
+            }
+        };
+    }
+
     private static void refuse(HttpServletResponse response, int status, String error, String message) throws IOException {
-        response.setStatus(status);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"status\":" + status + ",\"error\":\"" + error + "\",\"message\":\"" + message + "\"}");
+        JsonRefusal.write(response, status, error, message);
     }
 
     private static final class Limited extends HttpServletRequestWrapper {
 
         private final long limit;
+        private final String where;
         private ServletInputStream stream;
 
-        Limited(HttpServletRequest request, long limit) {
+        Limited(HttpServletRequest request, long limit, String where) {
             super(request);
             this.limit = limit;
+            this.where = where;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new Counting(super.getInputStream(), limit);
+                stream = new Counting(super.getInputStream(), limit, where);
             }
             return stream;
         }
@@ -94,11 +113,13 @@ class ApiRequestLimits {
 
         private final ServletInputStream in;
         private final long limit;
+        private final String where;
         private long read;
 
-        Counting(ServletInputStream in, long limit) {
+        Counting(ServletInputStream in, long limit, String where) {
             this.in = in;
             this.limit = limit;
+            this.where = where;
         }
 
         @Override
@@ -122,7 +143,7 @@ class ApiRequestLimits {
         private void count(int n) throws TooLarge {
             read += n;
             if (read > limit) {
-                throw new TooLarge(limit);
+                throw new TooLarge(limit, where);
             }
         }
 

@@ -81,7 +81,7 @@ class EngineRollouts {
         List<String> steps = runtime.createVariableInstanceQuery()
                 .processInstanceIdIn(processInstanceId)
                 .variableName(RolloutVariables.STAGE)
-                .list().stream()
+                .unlimitedList().stream()
                 .filter(v -> !processInstanceId.equals(v.getExecutionId()) && v.getValue() != null)
                 .map(v -> v.getValue().toString())
                 .toList();

@@ -87,6 +87,7 @@ class FailoverController {
 
     /** 409 when a failover, a rollout or a scale of the set runs, for every start of a failover (REST, Tasklist, engine). */
     void requireNoneRunning(String name) {
+        running.requireNoOutage(name, "a failover");
         running.requireNone(FailoverVariables.PROCESS_KEY, name, "a failover of replica set '" + name + "' is already running");
         running.requireNone(RolloutVariables.PROCESS_KEY, name, "rollout %s is working on replica set '" + name
                 + "'; abort it first (its drain moves leadership too)");

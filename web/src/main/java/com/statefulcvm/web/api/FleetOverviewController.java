@@ -94,7 +94,7 @@ class FleetOverviewController {
         List<Map<String, Object>> out = new ArrayList<>();
         for (ProcedureKind kind : ProcedureKind.values()) {
             for (ProcessInstance instance : runtime.createProcessInstanceQuery().processDefinitionKey(kind.processKey())
-                    .variableValueEquals(RolloutVariables.REPLICA_SET, set).list()) {
+                    .variableValueEquals(RolloutVariables.REPLICA_SET, set).unlimitedList()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("kind", kind.kind());
                 row.put("processInstanceId", instance.getId());
@@ -114,7 +114,7 @@ class FleetOverviewController {
     private List<Map<String, Object>> approvals(String set) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Task task : tasks.createTaskQuery().processVariableValueEquals(RolloutVariables.REPLICA_SET, set)
-                .orderByTaskCreateTime().asc().list()) {
+                .orderByTaskCreateTime().asc().unlimitedList()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("taskId", task.getId());
             row.put("name", task.getName());

@@ -137,6 +137,9 @@ class HealController {
             throw new ApiProblem(HttpStatus.CONFLICT, "rollout " + rollout.processInstanceId() + " is working on " + slot
                     + "; heal it once the rollout has moved on", Map.of("rolloutProcessInstanceId", rollout.processInstanceId()));
         }
+        if (outcome instanceof HealStarter.InOutage outage) {
+            throw new ApiProblem(HttpStatus.CONFLICT, outage.refusal());
+        }
     }
 
     /**

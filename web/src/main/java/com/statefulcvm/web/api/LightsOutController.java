@@ -49,7 +49,8 @@ class LightsOutController {
             throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown replica set '" + name + "'");
         }
         access.requireStart(LightsOutVariables.PROCESS_KEY, "start lights-out recoveries");
-        String reason = checks.request(name, body);
+        LightsOutStartChecks.Request request = checks.request(name, body);
+        String reason = request.reason();
         // two requests at once on this node must not both pass the running check
         synchronized (starts.computeIfAbsent(name, n -> new Object())) {
             checks.requireNothingRunning(name);
@@ -58,6 +59,7 @@ class LightsOutController {
             variables.put(LightsOutVariables.REPLICA_SET, name);
             variables.put(LightsOutVariables.REQUESTED_BY, user);
             variables.put(LightsOutVariables.LIGHTS_OUT_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
+            variables.put(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
             ProcessInstance started = runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, name, variables);
             log.info("Started lights-out recovery {} of {} (requested by {})", started.getId(), name, user);
             return ReplicaSetController.created(started.getId(), name);

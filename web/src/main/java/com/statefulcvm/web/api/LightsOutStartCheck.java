@@ -2,6 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -13,15 +14,20 @@ import java.util.stream.IntStream;
 import java.util.Set;
 
 /**
- * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API
- * ({@code lightsOutReason} already worded): {@link LightsOutStartChecks}, the REST API's checks and messages.
+ * lights-out-recovery.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason} and
+ * {@code readmitFenced}) or our REST API ({@code lightsOutReason} already worded): {@link LightsOutStartChecks}, the REST
+ * API's checks and messages.
  */
 @Component
 class LightsOutStartCheck implements ProcedureStartCheck {
 
     private static final String REASON = "reason";
+    /**
+     * {@code readmitFenced}: the operator's recorded override (fenced slots are started too); {@code lightsOutTrigger}:
+     * {@code outage} when the health monitor proposes the recovery (its seed decision is then always an operator's).
+     */
     static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, REASON, LightsOutVariables.LIGHTS_OUT_REASON,
-            LightsOutVariables.REQUESTED_BY);
+            LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, OutageGuard.LIGHTS_OUT_TRIGGER);
 
     private final ReplicaSets replicaSets;
     private final LightsOutStartChecks checks;
@@ -51,12 +57,18 @@ class LightsOutStartCheck implements ProcedureStartCheck {
         if (reason != null) {
             body.put(REASON, reason);
         }
-        String checkedReason = checks.request(spec.getName(), body);
+        Object override = start.variable(LightsOutVariables.READMIT_FENCED);
+        if (override != null) {
+            body.set(LightsOutVariables.READMIT_FENCED, json.valueToTree(override));
+        }
+        LightsOutStartChecks.Request request = checks.request(spec.getName(), body);
+        String checkedReason = request.reason();
         checks.requireNothingRunning(spec.getName());
 
         String requestedBy = start.requestedBy(LightsOutVariables.REQUESTED_BY);
         start.remove(REASON);
         start.set(LightsOutVariables.REQUESTED_BY, requestedBy);
+        start.set(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
         if (start.text(LightsOutVariables.LIGHTS_OUT_REASON) == null) {
             start.set(LightsOutVariables.LIGHTS_OUT_REASON, start.requestedByWithReason(requestedBy, checkedReason));
         }

@@ -33,14 +33,34 @@ class LightsOutStartChecks {
         this.repository = engine.getRepositoryService();
     }
 
-    /** @return the reason, or null; @throws ApiProblem 400 naming the field or the cause */
-    String request(String set, JsonNode body) {
-        String reason = RequestReason.of(body);
+    /**
+     * A start's body: an optional {@code reason}, and {@code readmitFenced} (optional boolean, default false): the
+     * operator's recorded override that starts fenced slots too and lets their attestation lift the fence.
+     */
+    record Request(String reason, boolean readmitFenced) {
+    }
+
+    /** @throws ApiProblem 400 naming the field or the cause */
+    Request request(String set, JsonNode body) {
+        String reason = null;
+        boolean readmitFenced = false;
+        if (body != null && !body.isNull()) {
+            RolloutRequest.requireObject(body, "{\"reason\": \"<why>\", \"readmitFenced\": false} (both optional)");
+            RolloutRequest.onlyFields(body, "reason", LightsOutVariables.READMIT_FENCED);
+            reason = RequestReason.reasonOf(body);
+            JsonNode override = body.get(LightsOutVariables.READMIT_FENCED);
+            if (override != null && !override.isNull()) {
+                if (!override.isBoolean()) {
+                    throw new ApiProblem(HttpStatus.BAD_REQUEST, LightsOutVariables.READMIT_FENCED + ": must be true or false");
+                }
+                readmitFenced = override.asBoolean();
+            }
+        }
         Optional<String> refusal = checks.refusal(set, repository);
         if (refusal.isPresent()) {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, refusal.get());
         }
-        return reason;
+        return new Request(reason, readmitFenced);
     }
 
     /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */

@@ -97,7 +97,7 @@ class ProcedureReport {
         List<HistoricVariableInstance> variables = history.createHistoricVariableInstanceQuery()
                 .processInstanceIdIn(relatedIds.toArray(String[]::new))
                 .variableNameIn(NAMES)
-                .list();
+                .unlimitedList();
 
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("kind", kind.kind());
@@ -202,7 +202,7 @@ class ProcedureReport {
         return history.createHistoricVariableInstanceQuery()
                 .processInstanceIdIn(processInstanceIds.toArray(String[]::new))
                 .variableNameIn(names.toArray(String[]::new))
-                .list();
+                .unlimitedList();
     }
 
     private static Object requestedBy(HistoricProcessInstance procedure, Object recorded) {
@@ -233,12 +233,12 @@ class ProcedureReport {
             List<HistoricProcessInstance> next = new ArrayList<>();
             for (HistoricProcessInstance parent : frontier) {
                 List<HistoricProcessInstance> children = new ArrayList<>(
-                        history.createHistoricProcessInstanceQuery().superProcessInstanceId(parent.getId()).list());
+                        history.createHistoricProcessInstanceQuery().superProcessInstanceId(parent.getId()).unlimitedList());
                 if (RolloutVariables.PROCESS_KEY.equals(parent.getProcessDefinitionKey())) {
                     children.addAll(history.createHistoricProcessInstanceQuery()
                             .processDefinitionKey(RolloutVariables.PROCESS_KEY)
                             .variableValueEquals(RolloutVariables.ROLLBACK_OF, parent.getId())
-                            .list());
+                            .unlimitedList());
                 }
                 for (HistoricProcessInstance child : children) {
                     if (found.putIfAbsent(child.getId(), child) == null) {
@@ -278,11 +278,11 @@ class ProcedureReport {
                 .processInstanceId(pid)
                 .orderByHistoricActivityInstanceStartTime().asc()
                 .orderPartiallyByOccurrence().asc()
-                .list().stream()
+                .unlimitedList().stream()
                 .filter(a -> STEP_TYPES.contains(a.getActivityType()))
                 .toList();
         Map<String, String> taskNames = new HashMap<>();
-        history.createHistoricTaskInstanceQuery().processInstanceId(pid).list()
+        history.createHistoricTaskInstanceQuery().processInstanceId(pid).unlimitedList()
                 .forEach(t -> taskNames.put(t.getActivityInstanceId(), t.getName()));
         Map<String, Object> named = namesIn(pid, activities);
         List<Map<String, Object>> steps = new ArrayList<>();
@@ -320,7 +320,7 @@ class ProcedureReport {
             return values;
         }
         for (HistoricVariableInstance v : history.createHistoricVariableInstanceQuery().processInstanceId(pid)
-                .variableNameIn(wanted.toArray(String[]::new)).list()) {
+                .variableNameIn(wanted.toArray(String[]::new)).unlimitedList()) {
             if (v.getValue() != null && (pid.equals(v.getExecutionId()) || !values.containsKey(v.getName()))) {
                 values.put(v.getName(), v.getValue());
             }
@@ -383,7 +383,7 @@ class ProcedureReport {
     private List<Map<String, Object>> approvals(List<String> relatedIds, List<HistoricVariableInstance> variables) {
         List<HistoricTaskInstance> done = new ArrayList<>();
         for (String id : relatedIds) {
-            done.addAll(history.createHistoricTaskInstanceQuery().processInstanceId(id).finished().list());
+            done.addAll(history.createHistoricTaskInstanceQuery().processInstanceId(id).finished().unlimitedList());
         }
         done.sort(Comparator.comparing(HistoricTaskInstance::getEndTime, Comparator.nullsLast(Comparator.naturalOrder())));
         List<Map<String, Object>> approvals = new ArrayList<>();
@@ -448,7 +448,7 @@ class ProcedureReport {
         return history.createUserOperationLogQuery()
                 .taskId(task.getId())
                 .operationType(UserOperationLogEntry.OPERATION_TYPE_COMPLETE)
-                .list().stream()
+                .unlimitedList().stream()
                 .map(UserOperationLogEntry::getUserId)
                 .filter(Objects::nonNull)
                 .findFirst()
@@ -459,7 +459,7 @@ class ProcedureReport {
         List<String> blockers = new ArrayList<>();
         List<String> running = related.stream().filter(p -> p.getEndTime() == null).map(HistoricProcessInstance::getId).toList();
         for (String id : running) {
-            for (Task task : tasks.createTaskQuery().processInstanceId(id).list()) {
+            for (Task task : tasks.createTaskQuery().processInstanceId(id).unlimitedList()) {
                 blockers.add(taskBlocker(task));
             }
         }
@@ -472,7 +472,7 @@ class ProcedureReport {
         for (VariableInstance v : runtime.createVariableInstanceQuery()
                 .processInstanceIdIn(running.toArray(String[]::new))
                 .variableName(RolloutVariables.STAGE)
-                .list()) {
+                .unlimitedList()) {
             boolean processLevel = v.getProcessInstanceId().equals(v.getExecutionId());
             if (!processLevel && v.getValue() != null) {
                 stepStages.add(v.getValue().toString());
@@ -520,7 +520,7 @@ class ProcedureReport {
         return history.createHistoricActivityInstanceQuery()
                 .processInstanceId(procedure.getId())
                 .activityId(procedure.getEndActivityId())
-                .list().stream()
+                .unlimitedList().stream()
                 .map(HistoricActivityInstance::getActivityName)
                 .filter(Objects::nonNull)
                 .findFirst()

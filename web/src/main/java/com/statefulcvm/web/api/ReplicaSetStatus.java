@@ -8,6 +8,8 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.budget.DisruptionBudget;
+import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.delegates.scale.ScaleVariables;
@@ -37,9 +39,12 @@ class ReplicaSetStatus {
     private final EngineRollouts rollouts;
     private final ScaleRegistry scales;
     private final FenceRegistry fences;
+    private final OutageRegistry outages;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
-                     RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences) {
+                     RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences,
+                     OutageRegistry outages) {
+        this.outages = outages;
         this.scales = scales;
         this.fences = fences;
         this.replicaSets = replicaSets;
@@ -80,7 +85,26 @@ class ReplicaSetStatus {
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec));
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec), attestationPolicy(spec));
+    }
+
+    /** What admission pins, in words; "ANY" visibly so, which the fleet validator allows only with the simulator. */
+    static String attestationPolicy(ReplicaSetSpec spec) {
+        var attestation = spec.getAttestation();
+        if (!attestation.isRequired()) {
+            return "attestation not required";
+        }
+        int platforms = attestation.getPlatforms() == null ? 0 : attestation.getPlatforms().size();
+        int keys = attestation.getKmsKeyIds() == null ? 0 : attestation.getKmsKeyIds().size();
+        return "platforms: " + (platforms == 0 ? "ANY (no MRTD/RTMR0-2 pinned: built-in simulator only)" : platforms + " pinned")
+                + "; KMS key: " + (keys == 0 ? "ANY (none pinned: built-in simulator only)" : keys + " pinned");
+    }
+
+    /** The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates. */
+    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec) {
+        return outages.outage(spec.getName())
+                .map(o -> List.of(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())))
+                .orElse(List.of());
     }
 
     /** The fleet file's count, the scale that set the count, the retained slots and the running scale. */

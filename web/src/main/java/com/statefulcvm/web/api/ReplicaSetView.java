@@ -15,12 +15,16 @@ import java.util.TreeMap;
 /**
  * What the API shows of a replica set; {@code instances} only on the detail read. {@code updatedReplicas} counts the
  * instances on the update revision (absent when that cannot be told without asking Phala, on the list read);
- * {@code rollout} is the running rollout, if any.
+ * {@code rollout} is the running rollout, if any. {@code disruptionBudget} says how many slots may be down at once
+ * ({@code DisruptionBudget}); {@code conditions} are the set's own: {@code Outage} while more slots are down than that.
+ * {@code attestationPolicy} says what admission pins: the platforms (MRTD, RTMR0-2) and the KMS key, or that any is
+ * accepted (the built-in simulator only).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record ReplicaSetView(String name, String appId, String workloadType, int replicas, int readyReplicas, Integer updatedReplicas,
                       Integer currentRevision, Integer updateRevision, RunningRollout rollout,
-                      List<InstanceView> instances, String observationError, Scaling scaling) {
+                      List<InstanceView> instances, String observationError, Scaling scaling, String disruptionBudget,
+                      List<ConditionView> conditions, String attestationPolicy) {
 
     /**
      * How the set's count came about and what a scale left: {@code fileReplicas} is the fleet file's count, which

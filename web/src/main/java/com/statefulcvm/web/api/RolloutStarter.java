@@ -67,6 +67,7 @@ class RolloutStarter {
 
     /** 409 when a rollout or a scale of the set runs: the one-per-set rule, for every start (REST, Tasklist, engine). */
     void requireNoneRunning(String set) {
+        running.requireNoOutage(set, "a rollout");
         running.requireNone(RolloutVariables.PROCESS_KEY, set, "a rollout of '" + set + "' is already running");
         running.requireNone(ScaleVariables.PROCESS_KEY, set, "scale %s of '" + set + "' is running; roll out once it has ended");
         running.requireNone(LightsOutVariables.PROCESS_KEY, set, "lights-out recovery %s of '" + set + "' is running; roll out once it has ended");

@@ -1,6 +1,7 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.delegates.admission.AdmissionStarter;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.heal.HealVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
@@ -22,10 +23,12 @@ class RunningProcesses {
 
     private final RuntimeService runtime;
     private final ProcessEngineConfigurationImpl configuration;
+    private final OutageGuard outages;
 
-    RunningProcesses(ProcessEngine engine) {
+    RunningProcesses(ProcessEngine engine, OutageGuard outages) {
         this.runtime = engine.getRuntimeService();
         this.configuration = (ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration();
+        this.outages = outages;
     }
 
     /** The id of a running instance of {@code processKey} for the set, if any. */
@@ -70,6 +73,18 @@ class RunningProcesses {
     /** 409 when a re-attestation of one of the set's instances runs; {@code message} may name it as {@code %s}. */
     void requireNoAdmission(String set, String message) {
         refuseIfRunning(admissionOf(set), message);
+    }
+
+    /**
+     * 409 while the set is in an outage (more slots down than its disruption budget tolerates): {@code what} would act
+     * on one slot, and the set must be recovered as a whole.
+     */
+    void requireNoOutage(String set, String what) {
+        outages.outage(set).ifPresent(outage -> {
+            throw new ApiProblem(HttpStatus.CONFLICT, outage.refusal(what), outage.recovery() == null
+                    ? Map.of("outageSince", outage.since().toString())
+                    : Map.of("outageSince", outage.since().toString(), "lightsOutRecovery", outage.recovery()));
+        });
     }
 
     private static void refuseIfRunning(Optional<String> id, String message) {

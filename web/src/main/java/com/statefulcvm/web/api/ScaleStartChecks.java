@@ -58,6 +58,7 @@ class ScaleStartChecks {
 
     /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */
     void requireNothingRunning(String set) {
+        running.requireNoOutage(set, "a scale");
         running.requireNone(ScaleVariables.PROCESS_KEY, set, "a scale of replica set '" + set + "' is already running");
         running.requireNone(RolloutVariables.PROCESS_KEY, set, "rollout %s is working on replica set '" + set + "'; scale it once the rollout has ended");
         running.requireNone(FailoverVariables.PROCESS_KEY, set, "failover %s of replica set '" + set + "' is running; scale it once it has ended");

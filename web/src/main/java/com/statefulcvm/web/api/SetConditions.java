@@ -4,39 +4,56 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.budget.DisruptionBudget;
+import com.statefulcvm.fleet.budget.Outage;
+import com.statefulcvm.fleet.budget.OutageRegistry;
+import com.statefulcvm.fleet.budget.SlotAvailability;
 import org.springframework.stereotype.Component;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * A set's conditions as one line each, for the dashboard: {@code Ready} (every replica ready), {@code Fenced} (slots
- * kept out of the workload after a failed attestation, until an operator readmits them) and {@code Outage} (every
- * replica is down: no heal can help, a lights-out recovery brings the set back).
+ * kept out of the workload after a failed attestation, until an operator readmits them) and {@code Outage} (more slots
+ * down than the set's disruption budget tolerates: no heal acts on one slot, a lights-out recovery brings the set back).
  */
 @Component
 class SetConditions {
 
     private final FenceRegistry fences;
+    private final OutageRegistry outages;
 
-    SetConditions(FenceRegistry fences) {
+    SetConditions(FenceRegistry fences, OutageRegistry outages) {
         this.fences = fences;
+        this.outages = outages;
     }
 
     List<Map<String, Object>> of(ReplicaSetSpec spec, List<InstanceRecord> records, ReplicaSetView view) {
         List<Fence> fenced = fences.fences(spec.getName());
         List<InstanceRecord> inSet = records.stream().filter(r -> r.ordinal() < spec.getReplicas()).toList();
-        long running = inSet.stream().filter(r -> "running".equals(r.status())).count();
-        boolean outage = spec.getReplicas() > 0 && !inSet.isEmpty() && running == 0;
+        // the health monitor's outage when it declared one; else the disruption budget over what the registry last saw
+        // (a slot that is fenced, not running or unhealthy is down)
+        Set<Integer> fencedOrdinals = fenced.stream().map(Fence::ordinal).collect(Collectors.toSet());
+        DisruptionBudget.Judgement judged = DisruptionBudget.of(spec).judge(inSet.stream()
+                .map(r -> fencedOrdinals.contains(r.ordinal()) ? SlotAvailability.down(r.ordinal(), r.slot(), "fenced")
+                        : !"running".equals(r.status()) ? SlotAvailability.down(r.ordinal(), r.slot(), "status " + r.status())
+                        : Boolean.FALSE.equals(r.healthy()) ? SlotAvailability.down(r.ordinal(), r.slot(), "unhealthy")
+                        : SlotAvailability.up(r.ordinal(), r.slot()))
+                .toList());
+        Optional<Outage> declared = outages.outage(spec.getName());
+        boolean outage = declared.isPresent() || (!inSet.isEmpty() && judged.outage());
         return List.of(
                 condition("Ready", view.readyReplicas() >= view.replicas(),
                         view.readyReplicas() + " of " + view.replicas() + " replicas ready"),
                 condition("Fenced", !fenced.isEmpty(), fenced.isEmpty() ? "no slot fenced"
                         : fenced.stream().map(f -> spec.getName() + "-" + f.ordinal() + ": " + f.summary()).collect(Collectors.joining("; "))),
-                condition("Outage", outage, outage ? "every replica is down: start a lights-out recovery"
-                        : running + " of " + spec.getReplicas() + " replicas running"));
+                condition("Outage", outage, declared.map(Outage::condition).orElse(outage
+                        ? judged.summary() + ": more than the set tolerates; start a lights-out recovery" : judged.summary())));
     }
 
     private static Map<String, Object> condition(String type, boolean status, String reason) {

@@ -22,7 +22,8 @@ import java.util.List;
 
 /**
  * Which verifier decides, and what it trusts. Intel's root is always pinned; the simulator's own root is added only
- * when the simulator runs in this application, so simulated evidence can never pass in a production deployment.
+ * when the simulator runs in this application and is the Phala API it talks to (a loopback base-url), so simulated
+ * evidence can never pass beside the real service.
  */
 @Configuration
 public class AttestationConfiguration {
@@ -52,10 +53,14 @@ public class AttestationConfiguration {
         OrchestratorProperties.Attestation a = properties.getAttestation();
         List<X509Certificate> anchors = new ArrayList<>(List.of(IntelRootCa.certificate()));
         SimulatedTdxAuthority simulated = simulator.getIfAvailable();
-        if (simulated != null) {
+        if (simulated != null && PhalaTarget.isLocal(properties.getPhala().getBaseUrl())) {
             anchors.add(simulated.rootCertificate());
             log.warn("The embedded simulator's test root CA is trusted for attestation (simulator.enabled=true); "
                     + "never run a production deployment like this");
+        } else if (simulated != null) {
+            // beside the real service, evidence signed by the simulator's own CA would pass as real TDX evidence
+            log.warn("The embedded simulator runs, but orchestrator.phala.base-url ({}) is not this machine: its test root "
+                    + "CA is not trusted for attestation", properties.getPhala().getBaseUrl());
         }
         CollateralSource collateral = a.getPccsUrl() == null || a.getPccsUrl().isBlank()
                 ? null : PccsCollateralSource.create(a.getPccsUrl(), a.getTimeout());

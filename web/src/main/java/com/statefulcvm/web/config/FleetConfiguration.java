@@ -8,7 +8,9 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.RolloutPlanner;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Profiles;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
@@ -45,10 +47,15 @@ public class FleetConfiguration {
         return ProcedureResources.read(properties.getProcessesDir());
     }
 
+    /**
+     * In the {@code phala} profile (the real Phala Cloud) every set that requires attestation must pin its platforms and
+     * KMS key, whatever else is configured; elsewhere (the built-in simulator, the demo) "any" is accepted, with a WARN at
+     * start-up and {@code attestationPolicy} saying so in the replica set's view.
+     */
     @Bean
-    public FleetValidator fleetValidator(OrchestratorProperties properties, ProcedureResources procedures) {
+    public FleetValidator fleetValidator(OrchestratorProperties properties, ProcedureResources procedures, Environment environment) {
         return new FleetValidator(WorkloadTypes.deployedWith(properties.getWorkloadTypes(), procedures),
-                properties.getBootstrap().isCreateMissingApps(), Path.of(""));
+                properties.getBootstrap().isCreateMissingApps(), Path.of(""), environment.acceptsProfiles(Profiles.of("phala")));
     }
 
     /** Validated fleet with every composeFile read into dockerCompose, so nothing later touches the file system. */
@@ -62,6 +69,12 @@ public class FleetConfiguration {
         for (ReplicaSetSpec set : fleet.getReplicaSets()) {
             if (set.getApprovals().getFourEyes() == null) {
                 set.getApprovals().setFourEyes(fleet.isFourEyes());
+            }
+            boolean anyPlatform = set.getAttestation().getPlatforms() == null || set.getAttestation().getPlatforms().isEmpty();
+            if (set.getAttestation().isRequired() && (anyPlatform || set.getAttestation().getKmsKeyIds().isEmpty())) {
+                LoggerFactory.getLogger(FleetConfiguration.class).warn("Replica set '{}' admits ANY {} (simulator only): pin"
+                        + " attestation.platforms and attestation.kms-key-ids before using the real Phala Cloud", set.getName(),
+                        anyPlatform ? "platform (MRTD, RTMR0-2)" + (set.getAttestation().getKmsKeyIds().isEmpty() ? " and KMS key" : "") : "KMS key");
             }
             if (set.getComposeFile() != null && !set.getComposeFile().isBlank()) {
                 try {
@@ -81,7 +94,7 @@ public class FleetConfiguration {
 
     @Bean
     public RolloutSettings rolloutSettings(OrchestratorProperties properties) {
-        return new RolloutSettings(properties.getRollout().getCvmPollInterval());
+        return new RolloutSettings(properties.getRollout().getCvmPollInterval(), properties.getRollout().getWakeFallback());
     }
 
     @Bean

@@ -138,12 +138,29 @@ public class OrchestratorProperties {
     }
 
     public static class Rollout {
-        /** How often a rollout asks Phala whether an updating CVM has settled. */
+        /**
+         * How often a procedure asks Phala whether an updating CVM has settled; for a rollout's steps, how often the
+         * step waker looks at every CVM a step waits for (one status batch for all of them) and at the probes due.
+         */
         @NotNull
         private Duration cvmPollInterval = Duration.ofSeconds(5);
+        /**
+         * A rollout step whose waker did not wake it polls anyway after this long (a node without a waker, Phala not
+         * answering the waker): the engine's own timer, the fallback.
+         */
+        @NotNull
+        private Duration wakeFallback = Duration.ofSeconds(30);
 
         public Duration getCvmPollInterval() { return cvmPollInterval; }
         public void setCvmPollInterval(Duration cvmPollInterval) { this.cvmPollInterval = cvmPollInterval; }
+        /** Threads that wake rollout steps (each runs the steps it wakes up to their next wait). */
+        @jakarta.validation.constraints.Min(1)
+        private int wakerThreads = 4;
+
+        public Duration getWakeFallback() { return wakeFallback; }
+        public void setWakeFallback(Duration wakeFallback) { this.wakeFallback = wakeFallback; }
+        public int getWakerThreads() { return wakerThreads; }
+        public void setWakerThreads(int wakerThreads) { this.wakerThreads = wakerThreads; }
     }
 
     public static class Bootstrap {

@@ -5,6 +5,7 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.admission.AdmissionStarter;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.heal.HealStarter;
 import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.delegates.heal.HealthRound;
@@ -108,7 +109,8 @@ public class HealthMonitorScheduler implements DisposableBean {
     private long nextLeasePass = System.nanoTime();
 
     public HealthMonitorScheduler(ReplicaSets replicaSets, InstanceRegistry registry, SlotHealthRegistry slotHealth,
-                                  FenceRegistry fences, HealStarter heals, AdmissionStarter admissions, RuntimeService runtime,
+                                  FenceRegistry fences, HealStarter heals, OutageGuard outages, AdmissionStarter admissions,
+                                  RuntimeService runtime,
                                   MonitorLeases leases, PhalaCloudClient phala, InstanceHealth health,
                                   ObservedConditions conditions, HealingProperties settings, OrchestratorProperties properties,
                                   PlatformTransactionManager transactions, Clock clock, ObjectProvider<MeterRegistry> meters,
@@ -138,7 +140,7 @@ public class HealthMonitorScheduler implements DisposableBean {
         ticker.setDaemon(true);
         ticker.initialize();
         this.probes = new ProbeLimiter(health, settings.getMaxConcurrentProbes(), rounds);
-        this.effects = new RoundEffects(leases, registry, slotHealth, conditions, heals, admissions, effects, transactions, clock);
+        this.effects = new RoundEffects(leases, registry, slotHealth, conditions, heals, outages, admissions, effects, transactions, clock);
         MeterRegistry registryOfMeters = meters.getIfAvailable(SimpleMeterRegistry::new);
         // HELP texts: MetricHelp
         this.monitorRounds = Counter.builder(ROUNDS).tag("mode", "monitor").register(registryOfMeters);

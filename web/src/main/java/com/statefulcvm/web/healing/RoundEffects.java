@@ -3,6 +3,7 @@ package com.statefulcvm.web.healing;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.admission.AdmissionEnforcer;
 import com.statefulcvm.delegates.admission.AdmissionStarter;
+import com.statefulcvm.delegates.budget.OutageGuard;
 import com.statefulcvm.delegates.heal.HealStarter;
 import com.statefulcvm.delegates.heal.HealVariables;
 import com.statefulcvm.delegates.heal.HealthRound;
@@ -44,14 +45,16 @@ class RoundEffects {
     private final SlotHealthRegistry slotHealth;
     private final ObservedConditions conditions;
     private final HealStarter heals;
+    private final OutageGuard outages;
     private final AdmissionStarter admissions;
     private final PhalaEffects effects;
     private final TransactionTemplate transaction;
     private final Clock clock;
 
     RoundEffects(MonitorLeases leases, InstanceRegistry registry, SlotHealthRegistry slotHealth, ObservedConditions conditions,
-                 HealStarter heals, AdmissionStarter admissions, PhalaEffects effects, PlatformTransactionManager transactions,
-                 Clock clock) {
+                 HealStarter heals, OutageGuard outages, AdmissionStarter admissions, PhalaEffects effects,
+                 PlatformTransactionManager transactions, Clock clock) {
+        this.outages = outages;
         this.leases = leases;
         this.registry = registry;
         this.slotHealth = slotHealth;
@@ -79,7 +82,8 @@ class RoundEffects {
      */
     Applied apply(String node, ReplicaSetSpec spec, HealthRound.Outcome outcome, String lastStage, boolean conditionsWaiting) {
         boolean track = conditionsWaiting || !outcome.recordsToSave().isEmpty();
-        if (!outcome.writes() && !track && Objects.equals(outcome.stage(), lastStage)) {
+        if (!outcome.writes() && !track && Objects.equals(outcome.stage(), lastStage)
+                && !outages.mayBeInOutage(spec, outcome.availability())) {
             stopAgain(spec, outcome);
             return new Applied(true, lastStage, false);
         }
@@ -97,8 +101,16 @@ class RoundEffects {
                 admissions.start(spec, again.ordinal(), again.cvm(), "health monitor: " + again.reason(), admitting);
             }
             List<String> notes = new ArrayList<>();
-            for (Judgement judgement : outcome.unhealthy()) {
-                notes.add(heal(spec, judgement, engine));
+            // the one point where the round decides to act: an outage is no case for healing one slot
+            OutageGuard.RoundDecision decision = outcome.mode() == HealthRound.Mode.MONITOR && !outcome.availability().isEmpty()
+                    ? outages.afterRound(spec, outcome.availability(), !outcome.unhealthy().isEmpty())
+                    : new OutageGuard.RoundDecision(true, null);
+            if (decision.healsAllowed()) {
+                for (Judgement judgement : outcome.unhealthy()) {
+                    notes.add(heal(spec, judgement, engine));
+                }
+            } else {
+                notes.add(decision.note());
             }
             String stage = outcome.stage() == null ? null
                     : outcome.stage() + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
@@ -142,6 +154,9 @@ class RoundEffects {
         }
         if (outcome instanceof HealStarter.HeldByRollout rollout) {
             return slot + " unhealthy: rollout " + rollout.processInstanceId() + " is working on it";
+        }
+        if (outcome instanceof HealStarter.InOutage outage) {
+            return slot + " unhealthy: not healed, " + outage.refusal();
         }
         HealStarter.OverBudget budget = (HealStarter.OverBudget) outcome;
         return slot + " unhealthy: waiting, " + budget.running() + " of " + budget.maxConcurrent()

@@ -32,7 +32,7 @@ class PhalaCloudController {
         view.put("condition", open.map(PhalaCircuit.Open::describe).orElse(null));
         view.put("since", open.map(o -> o.since().toString()).orElse(null));
         view.put("nextTryAt", open.map(o -> o.nextProbeAt().toString()).orElse(null));
-        view.put("pausedSteps", management.createJobQuery().withException().list().stream()
+        view.put("pausedSteps", management.createJobQuery().withException().unlimitedList().stream()
                 .filter(j -> j.getExceptionMessage() != null && j.getExceptionMessage().startsWith(PhalaOutagePause.WAITING)).count());
         return view;
     }

@@ -56,7 +56,7 @@ public class PhalaReturn {
         ManagementService management = processEngine.getManagementService();
         RuntimeService runtime = processEngine.getRuntimeService();
         int woken = 0;
-        for (Job job : management.createJobQuery().withException().list()) {
+        for (Job job : management.createJobQuery().withException().unlimitedList()) {
             String message = job.getExceptionMessage();
             if (message != null && message.startsWith(PhalaOutagePause.WAITING) && job.getRetries() > 0) {
                 try {
@@ -67,7 +67,7 @@ public class PhalaReturn {
                 }
             }
         }
-        for (VariableInstance waiting : runtime.createVariableInstanceQuery().variableName(PhalaOutagePause.VARIABLE).list()) {
+        for (VariableInstance waiting : runtime.createVariableInstanceQuery().variableName(PhalaOutagePause.VARIABLE).unlimitedList()) {
             try {
                 runtime.removeVariableLocal(waiting.getExecutionId(), PhalaOutagePause.VARIABLE);
             } catch (RuntimeException gone) {

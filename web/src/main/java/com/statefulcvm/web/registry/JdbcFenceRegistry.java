@@ -7,6 +7,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -15,7 +17,11 @@ import java.util.Optional;
 import static com.statefulcvm.web.registry.JdbcRevisionHistory.truncate;
 import static com.statefulcvm.web.registry.JdbcRevisionHistory.utc;
 
-/** {@code orch_slot_fence}, one row per fenced slot, on the engine's datasource and in the caller's transaction. */
+/**
+ * {@code orch_slot_fence}, one row per fenced slot, on the engine's datasource. A fence is saved in a transaction of its
+ * own, committed before the caller goes on: the fence step asks Phala to stop the CVM next, and a stop that fails (or a
+ * job that is rolled back, a node that dies) must still leave the slot fenced. Reads and the lift are in the caller's.
+ */
 @Component
 public class JdbcFenceRegistry implements FenceRegistry {
 
@@ -28,10 +34,13 @@ public class JdbcFenceRegistry implements FenceRegistry {
 
     private final JdbcTemplate jdbc;
     private final InsertRace race;
+    private final TransactionTemplate ownTransaction;
 
     public JdbcFenceRegistry(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
         this.race = new InsertRace(transactions);
+        this.ownTransaction = new TransactionTemplate(transactions);
+        this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     }
 
     @Override
@@ -46,6 +55,10 @@ public class JdbcFenceRegistry implements FenceRegistry {
 
     @Override
     public void save(Fence f) {
+        ownTransaction.executeWithoutResult(status -> saveInTransaction(f));
+    }
+
+    private void saveInTransaction(Fence f) {
         InsertRace.retry("fencing " + f.replicaSet() + "-" + f.ordinal(), () -> {
             int updated = jdbc.update("UPDATE orch_slot_fence SET instance_id = ?, action = ?, reason = ?, fenced_at = ?,"
                             + " fenced_by = ? WHERE replica_set = ? AND ordinal = ?", f.instanceId(), f.action().name(),

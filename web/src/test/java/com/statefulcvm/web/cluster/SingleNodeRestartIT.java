@@ -102,7 +102,7 @@ class SingleNodeRestartIT {
         log("simulator journal of the rollout:\n" + Journal.describe(events));
         Instant resumedAt = events.stream().filter(e -> e.startsUpdate() && e.at().isAfter(ready)).map(Event::at).findFirst().orElse(null);
         List<JsonNode> afterRestart = new ArrayList<>();
-        for (JsonNode a : api.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid
+        for (JsonNode a : api.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid
                 + "&sortBy=startTime&sortOrder=asc")) {
             if (OffsetDateTime.parse(a.get("startTime").asText(), ENGINE_TIME).toInstant().isAfter(restart)) {
                 afterRestart.add(a);
@@ -110,9 +110,9 @@ class SingleNodeRestartIT {
         }
         Map<String, Integer> updates = Journal.updatesPerCvm(events, SET, REPLICAS);
         Map<String, Integer> disruptions = Journal.disruptionsPerCvm(events, SET, REPLICAS);
-        int plans = api.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid + "&activityId=Task_PlanRollout").size();
-        int applies = api.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid + "&activityId=Task_ApplyPlannedAction").size();
-        int drains = api.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid + "&activityId=CallActivity_DrainInstance").size();
+        int plans = api.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid + "&activityId=Task_PlanRollout").size();
+        int applies = api.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid + "&activityId=Task_ApplyPlannedAction").size();
+        int drains = api.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid + "&activityId=CallActivity_DrainInstance").size();
         int rollouts = api.getJson("/engine-rest/history/process-instance/count?processDefinitionKey=rollout").get("count").asInt();
 
         System.out.println("==== SingleNodeRestartIT measured");
@@ -127,7 +127,7 @@ class SingleNodeRestartIT {
                 plans, drains, applies, rollouts, updates, disruptions, Journal.maxDown(events));
 
         assertThat(state).isEqualTo("COMPLETED");
-        assertThat(api.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid
+        assertThat(api.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid
                 + "&activityId=EndEvent_RolloutCompleted&finished=true")).as("ended at Rollout completed").hasSize(1);
         assertThat(rollouts).as("the same rollout went on; none was started again").isEqualTo(1);
         assertThat(plans).as("planned once: it resumed, it did not start over").isEqualTo(1);

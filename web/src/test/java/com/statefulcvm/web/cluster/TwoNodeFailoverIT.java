@@ -169,8 +169,8 @@ class TwoNodeFailoverIT {
             int incidents = count(db, "select count(*) from act_hi_incident where root_proc_inst_id_ = ?", pid);
             Map<String, Integer> updates = Journal.updatesPerCvm(events, SET, REPLICAS);
             Map<String, Integer> disruptions = Journal.disruptionsPerCvm(events, SET, REPLICAS);
-            int applies = api2.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid + "&activityId=Task_ApplyPlannedAction").size();
-            int drains = api2.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid + "&activityId=CallActivity_DrainInstance").size();
+            int applies = api2.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid + "&activityId=Task_ApplyPlannedAction").size();
+            int drains = api2.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid + "&activityId=CallActivity_DrainInstance").size();
 
             System.out.println("==== TwoNodeFailoverIT measured");
             System.out.printf("  start-up: simulator %.1f s, node-1 %.1f s (empty database: schema + app + 5 CVMs), node-2 %.1f s%n",
@@ -187,7 +187,7 @@ class TwoNodeFailoverIT {
                     updates, disruptions, drains, applies, Journal.maxDown(events), incidents);
 
             assertThat(state).isEqualTo("COMPLETED");
-            assertThat(api2.getJson("/engine-rest/history/activity-instance?processInstanceId=" + pid
+            assertThat(api2.getJson("/engine-rest/history/activity-instance?maxResults=1000&processInstanceId=" + pid
                     + "&activityId=EndEvent_RolloutCompleted&finished=true")).as("ended at Rollout completed").hasSize(1);
             assertThat(updates.values()).as("every CVM updated exactly once: " + updates).containsOnly(1);
             assertThat(disruptions.values()).as("every CVM went down exactly once (no restart on top of the update): " + disruptions).containsOnly(1);

@@ -80,6 +80,9 @@ class HealthMonitorSchedulerTest {
     private final HealStarter heals = mock(HealStarter.class);
     private final AdmissionStarter admissions = mock(AdmissionStarter.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
+    private final com.statefulcvm.delegates.budget.OutageGuard outages = new com.statefulcvm.delegates.budget.OutageGuard(
+            new com.statefulcvm.web.registry.JdbcOutageRegistry(db.jdbc, db.transactions), mock(RuntimeService.class, RETURNS_DEEP_STUBS),
+            Clock.systemUTC());
     private final ObservedConditions conditions = mock(ObservedConditions.class);
     /** Each set's CVMs as Phala reports them, by slot name; a test changes them to make faults. */
     private final Map<String, CvmInfo> cloud = new ConcurrentHashMap<>();
@@ -182,7 +185,7 @@ class HealthMonitorSchedulerTest {
         StaticListableBeanFactory beans = new StaticListableBeanFactory();
         beans.addBean("meters", meters);
         ObjectProvider<MeterRegistry> meterProvider = beans.getBeanProvider(MeterRegistry.class);
-        HealthMonitorScheduler scheduler = new HealthMonitorScheduler(replicaSets, registry, slotHealth, fences, heals, admissions,
+        HealthMonitorScheduler scheduler = new HealthMonitorScheduler(replicaSets, registry, slotHealth, fences, heals, outages, admissions,
                 mock(RuntimeService.class, RETURNS_DEEP_STUBS), leases, phala, health, conditions, settings,
                 new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider,
                 new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.web.registry.JdbcEffectIntentRegistry(db.dataSource),

@@ -35,4 +35,19 @@ class JdbcFenceRegistryTest {
         fences.lift("db", 5);
         assertThat(fences.fences("db")).extracting(Fence::ordinal).containsExactly(0);
     }
+
+    /**
+     * Issue 20: the fence is committed in its own transaction, before the stop call that follows it: a job whose Phala
+     * stop fails (or whose node dies) and is rolled back still leaves the slot fenced.
+     */
+    @Test
+    void aFenceOutlivesTheRollbackOfTheTransactionThatSavedIt() {
+        org.springframework.transaction.support.TransactionTemplate job =
+                new org.springframework.transaction.support.TransactionTemplate(db.transactions);
+        job.executeWithoutResult(status -> {
+            fences.save(new Fence("db", 2, "i-2", FencePolicy.STOP, "QUOTE_INVALID: tampered", at, "rollout 9"));
+            status.setRollbackOnly(); // the stop call failed: the job is rolled back
+        });
+        assertThat(fences.fence("db", 2)).as("fenced although the job rolled back").isPresent();
+    }
 }

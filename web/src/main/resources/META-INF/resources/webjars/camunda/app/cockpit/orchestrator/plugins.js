@@ -227,7 +227,7 @@ const proceduresFirst = {
     node.append(area);
     (async () => {
       const rest = engine(pluginApi);
-      const definitions = await rest.get('/process-definition?latestVersion=true&sortBy=name&sortOrder=asc');
+      const definitions = await rest.get('/process-definition?latestVersion=true&sortBy=name&sortOrder=asc&maxResults=1000');
       const operator = definitions.filter(d => PROCEDURES[d.key]);
       const helpers = definitions.filter(d => !PROCEDURES[d.key]);
       const counts = await Promise.all(operator.map(d => rest.get(`/process-instance/count?processDefinitionKey=${enc(d.key)}`)));

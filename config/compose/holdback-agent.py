@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# The hold-back agent: a small entrypoint for a compose that must not start its workload on its own after a lights-out
+# (every replica down at once). It starts with the CVM, but runs the workload (the command after "--") only when:
+#   - the orchestrator releases it: POST <release-path> (lights-out-recovery.bpmn: the seed first, then each follower), or
+#   - there is nothing to protect: the data directory holds no data yet (a new member, the first boot), or
+#   - with --patronictl-config: a Patroni leader already runs (this member restarted alone, the set is not down: it
+#     joins that leader as a replica, exactly as it would have without the agent).
+# Until then it answers GET <sequence-path> with how far this member's data goes, read from the data directory with
+# pg_controldata: {"generation": <timeline>, "sequence": <WAL position in bytes>, "lsn": "X/Y"}; the recovery compares
+# (timeline, position) and seeds from the most recent. After the release it answers 503 there (ask the workload).
+# It forwards SIGTERM/SIGINT to the workload and exits with the workload's status. Python 3 standard library only.
+# Documented in docs/lights-out.md (Holding the workload back); used by config/compose/patroni-demo.yaml and by the
+# real-Patroni tests (workloads/patroni-cluster.sh node-start-held).
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LSN = re.compile(r"^(Latest checkpoint location|Minimum recovery ending location):\s+([0-9A-Fa-f]+)/([0-9A-Fa-f]+)\s*$", re.M)
+TIMELINE = re.compile(r"^(Latest checkpoint's TimeLineID|Min recovery ending loc's timeline):\s+(\d+)\s*$", re.M)
+
+
+def log(message):
+    print(f"holdback-agent: {message}", file=sys.stderr, flush=True)
+
+
+def pg_controldata_binary(given):
+    if given:
+        return given
+    found = shutil.which("pg_controldata")
+    if found:
+        return found
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_controldata"))
+    return candidates[-1] if candidates else "pg_controldata"
+
+
+def position(binary, data_dir):
+    """(timeline, position in bytes, 'X/Y') of the data directory: the further of the latest checkpoint and a
+    replica's minimum recovery point, each with its own timeline."""
+    out = subprocess.run([binary, "-D", data_dir], capture_output=True, text=True, timeout=30,
+                         env={**os.environ, "LC_ALL": "C"})
+    if out.returncode != 0:
+        raise RuntimeError(f"pg_controldata failed: {out.stderr.strip() or out.stdout.strip()}")
+    lsns = {m.group(1): (int(m.group(2), 16) << 32) + int(m.group(3), 16) for m in LSN.finditer(out.stdout)}
+    timelines = {m.group(1): int(m.group(2)) for m in TIMELINE.finditer(out.stdout)}
+    points = []
+    if "Latest checkpoint location" in lsns:
+        points.append((timelines.get("Latest checkpoint's TimeLineID", 0), lsns["Latest checkpoint location"]))
+    recovery = lsns.get("Minimum recovery ending location", 0)
+    if recovery > 0:
+        points.append((timelines.get("Min recovery ending loc's timeline", 0), recovery))
+    if not points:
+        raise RuntimeError("no WAL position in pg_controldata's output")
+    timeline, lsn = max(points)
+    return timeline, lsn, f"{lsn >> 32:X}/{lsn & 0xFFFFFFFF:X}"
+
+
+class Agent:
+    def __init__(self, args):
+        self.args = args
+        self.command = args.command
+        self.child = None
+        self.released = threading.Event()
+        self.lock = threading.Lock()
+        self.pg_controldata = pg_controldata_binary(args.pg_controldata)
+
+    def event(self, what):
+        line = f"{datetime.now(timezone.utc).isoformat()} {what}"
+        log(line)
+        if self.args.events:
+            with open(self.args.events, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+
+    def release(self, how):
+        with self.lock:
+            if self.released.is_set():
+                return False
+            self.released.set()
+            self.event(f"released: {how}")
+            self.child = subprocess.Popen(self.command)
+            return True
+
+    def has_data(self):
+        return os.path.exists(os.path.join(self.args.data_dir, "PG_VERSION"))
+
+    def leader_runs(self):
+        try:
+            out = subprocess.run(["patronictl", "-c", self.args.patronictl_config, "list", "-f", "json"],
+                                 capture_output=True, text=True, timeout=20)
+            members = json.loads(out.stdout) if out.returncode == 0 and out.stdout.strip() else []
+        except (OSError, ValueError, subprocess.SubprocessError):
+            return None
+        for m in members:
+            if m.get("Role") in ("Leader", "Standby Leader") and m.get("State") in ("running", "streaming"):
+                return m.get("Member")
+        return None
+
+    def watch_leader(self):
+        while not self.released.is_set():
+            leader = self.leader_runs()
+            if leader:
+                self.release(f"a leader runs ({leader}): joining it")
+                return
+            self.released.wait(self.args.leader_check_seconds)
+
+
+def handler_for(agent):
+    class Handler(BaseHTTPRequestHandler):
+        def answer(self, status, body, content_type="application/json"):
+            data = body.encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            if self.path.split("?")[0] != agent.args.sequence_path:
+                return self.answer(404, json.dumps({"error": "unknown path"}))
+            if agent.released.is_set():
+                return self.answer(503, json.dumps({"error": "released: the workload answers for itself"}))
+            try:
+                timeline, lsn, text = position(agent.pg_controldata, agent.args.data_dir)
+            except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+                return self.answer(503, json.dumps({"error": str(e)}))
+            self.answer(200, json.dumps({"generation": timeline, "sequence": lsn, "lsn": text}))
+
+        def do_POST(self):
+            if self.path.split("?")[0] != agent.args.release_path:
+                return self.answer(404, json.dumps({"error": "unknown path"}))
+            agent.release(f"POST {agent.args.release_path} from {self.client_address[0]}")
+            self.answer(202, json.dumps({"released": True}))
+
+        def log_message(self, fmt, *args):
+            pass
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Hold a workload back until the orchestrator releases it.")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("HOLDBACK_PORT", "9000")))
+    parser.add_argument("--bind", default=os.environ.get("HOLDBACK_BIND", "0.0.0.0"))
+    parser.add_argument("--data-dir", default=os.environ.get("HOLDBACK_DATA_DIR"), required="HOLDBACK_DATA_DIR" not in os.environ)
+    parser.add_argument("--sequence-path", default=os.environ.get("HOLDBACK_SEQUENCE_PATH", "/sequence"))
+    parser.add_argument("--release-path", default=os.environ.get("HOLDBACK_RELEASE_PATH", "/release"))
+    parser.add_argument("--patronictl-config", default=os.environ.get("HOLDBACK_PATRONICTL_CONFIG"))
+    parser.add_argument("--leader-check-seconds", type=float, default=float(os.environ.get("HOLDBACK_LEADER_CHECK_SECONDS", "2")))
+    parser.add_argument("--pg-controldata", default=os.environ.get("HOLDBACK_PG_CONTROLDATA"))
+    parser.add_argument("--events", default=os.environ.get("HOLDBACK_EVENTS"))
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    if args.command and args.command[0] == "--":
+        args.command = args.command[1:]
+    if not args.command:
+        parser.error("the workload's command goes after --")
+
+    agent = Agent(args)
+    server = ThreadingHTTPServer((args.bind, args.port), handler_for(agent))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def stop(signum, _frame):
+        with agent.lock:
+            agent.released.set()  # nothing starts after a stop
+            child = agent.child
+        if child and child.poll() is None:
+            child.send_signal(signum)
+        else:
+            server.shutdown()
+            sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    if not agent.has_data():
+        agent.release(f"no data in {args.data_dir} yet: nothing to protect")
+    else:
+        agent.event(f"holding back: {args.sequence_path} answers this member's position, {args.release_path} releases it")
+        if args.patronictl_config:
+            threading.Thread(target=agent.watch_leader, daemon=True).start()
+    while True:
+        with agent.lock:
+            child = agent.child
+        if child is not None:
+            code = child.wait()
+            server.shutdown()
+            agent.event(f"workload exited with status {code}")
+            sys.exit(code if code >= 0 else 128 - code)
+        agent.released.wait(0.5)
+
+
+if __name__ == "__main__":
+    main()

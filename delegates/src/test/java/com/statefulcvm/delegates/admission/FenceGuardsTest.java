@@ -1,0 +1,180 @@
+package com.statefulcvm.delegates.admission;
+
+import com.statefulcvm.connectors.attestation.AttestationVerifier;
+import com.statefulcvm.connectors.guestagent.GuestAgentClient;
+import com.statefulcvm.connectors.health.InstanceUrlTemplate;
+import com.statefulcvm.connectors.phala.PhalaApiException;
+import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.attestation.AttestInstance;
+import com.statefulcvm.delegates.attestation.AttestationSettings;
+import com.statefulcvm.delegates.support.PhalaEffects;
+import com.statefulcvm.delegates.support.ReplicaSetObserver;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.RolloutSettings;
+import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.SlotStep;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.admission.FenceRegistry;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.mockito.InOrder;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+/**
+ * Issue 20, fences everywhere, at the two steps every procedure shares: attest-instance.bpmn's verification refuses a
+ * fenced slot unless an operator brings it back (a readmit, the lights-out override), and never lifts a fence
+ * otherwise; the fence step commits the fence before it asks Phala for the stop, and a stop Phala does not take is asked
+ * again rather than failing the step (the fence stands either way).
+ */
+class FenceGuardsTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
+    private static final Fence FENCE = new Fence("db", 1, "i-1", FencePolicy.STOP, "QUOTE_INVALID: failed quote.signature",
+            NOW.minusSeconds(60), "admit-instance 7");
+
+    private final SlotReader slots = mock(SlotReader.class);
+    private final ReplicaSets replicaSets = mock(ReplicaSets.class);
+    private final FenceRegistry fences = mock(FenceRegistry.class);
+    private final PhalaEffects effects = mock(PhalaEffects.class);
+    private final GuestAgentClient guestAgent = mock(GuestAgentClient.class);
+    private final AttestationVerifier verifier = mock(AttestationVerifier.class);
+    private final ReplicaSetObserver observer = mock(ReplicaSetObserver.class);
+    private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    private final ReplicaSetSpec spec = new ReplicaSetSpec();
+    private final CvmInfo cvm = new CvmInfo("cvm_db1", "db-1", "a".repeat(40), "uuid", "i-1", "running", false, null, "hash",
+            null, null, null, null, null, null, null, null, null, null, null, null);
+
+    @BeforeEach
+    void aSetWhoseSlotOneIsFenced() {
+        spec.setName("db");
+        spec.setReplicas(3);
+        when(slots.spec(any())).thenReturn(spec);
+        when(slots.slot(any())).thenReturn("db-1");
+        when(slots.read(any())).thenReturn(new SlotStep(spec, "db-1", cvm));
+        when(slots.find(spec, "db-1")).thenReturn(Optional.of(cvm));
+        when(replicaSets.ordinalOf(spec, "db-1")).thenReturn(1);
+        when(fences.fence("db", 1)).thenReturn(Optional.of(FENCE));
+    }
+
+    /** An execution of attest-instance called by a procedure of this kind, started with these variables. */
+    private static DelegateExecution calledBy(String processKey, String variable, Object value) {
+        DelegateExecution procedure = mock(DelegateExecution.class);
+        when(procedure.getProcessInstance()).thenReturn(procedure);
+        when(procedure.getProcessDefinitionId()).thenReturn(processKey + ":1:x");
+        when(procedure.getProcessInstanceId()).thenReturn(processKey + "-pid");
+        when(procedure.getVariable(variable)).thenReturn(value);
+        when(procedure.getVariable("requestedBy")).thenReturn("olivia");
+        DelegateExecution attest = mock(DelegateExecution.class);
+        DelegateExecution attestInstance = mock(DelegateExecution.class);
+        when(attest.getProcessInstance()).thenReturn(attestInstance);
+        when(attestInstance.getSuperExecution()).thenReturn(procedure);
+        return attest;
+    }
+
+    private AttestInstance attestInstance() {
+        return new AttestInstance(slots, replicaSets, guestAgent, mock(InstanceUrlTemplate.class), verifier,
+                new AttestationSettings(8090, at -> null), observer, fences, mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
+                mock(com.statefulcvm.delegates.attestation.ExpectedComposeHashes.class), clock);
+    }
+
+    @Test
+    void aRolloutsAttestationRefusesAFencedSlotWithoutAskingForEvidenceAndLiftsNothing() {
+        DelegateExecution execution = calledBy("rollout", "unused", null);
+        attestInstance().execute(execution);
+        verify(execution).setVariable("attested", false);
+        verify(execution).setVariable("attestationCode", AttestInstance.FENCED);
+        ArgumentCaptor<Object> reason = ArgumentCaptor.forClass(Object.class);
+        verify(execution).setVariable(eq("attestationReason"), reason.capture());
+        assertThat(reason.getValue()).asString().contains("db-1 is fenced (stopped): attestation failed: QUOTE_INVALID")
+                .contains("only an operator's readmit lifts the fence");
+        verifyNoInteractions(guestAgent, verifier);
+        verify(fences, never()).lift(anyString(), anyInt());
+    }
+
+    @Test
+    void aHealThatIsNoReadmitIsRefusedLikeAnyOtherProcedure() {
+        DelegateExecution execution = calledBy("heal", "healTrigger", "monitor");
+        attestInstance().execute(execution);
+        verify(execution).setVariable("attestationCode", AttestInstance.FENCED);
+        verify(fences, never()).lift(anyString(), anyInt());
+    }
+
+    @Test
+    void aReadmitHasItsAttestationDecideAndTheLightsOutOverrideToo() {
+        assertThat(FenceOverride.liftedBy(calledBy("heal", "healTrigger", "readmit"))).isEqualTo("readmit heal-pid requested by olivia");
+        assertThat(FenceOverride.liftedBy(calledBy("lights-out-recovery", "readmitFenced", true)))
+                .isEqualTo("lights-out recovery lights-out-recovery-pid with readmitFenced, requested by olivia");
+        assertThat(FenceOverride.liftedBy(calledBy("lights-out-recovery", "readmitFenced", false))).isNull();
+        assertThat(FenceOverride.liftedBy(calledBy("scale", "readmitFenced", true))).isNull();
+        // the readmit's verification runs (here: the guest agent does not answer, so it is refused, not FENCED)
+        DelegateExecution readmit = calledBy("heal", "healTrigger", "readmit");
+        spec.getAttestation().setRequired(false);
+        attestInstance().execute(readmit);
+        verify(readmit).setVariable("attested", true);
+        verify(fences).lift("db", 1);
+    }
+
+    @Test
+    void theFenceIsCommittedBeforeTheStopAndAStopPhalaRefusesIsAskedAgainNotFailed() {
+        DelegateExecution execution = calledBy("rollout", "unused", null);
+        when(execution.getVariable("attestationReason")).thenReturn("ADMISSION_REJECTED: compose_hash");
+        when(fences.fence("db", 1)).thenReturn(Optional.empty());
+        doThrow(new PhalaApiException(503, null, "Service Unavailable", null, "POST", "/cvms/cvm_db1/stop", null))
+                .when(effects).stopUntilItHolds(any(), eq(cvm));
+        FenceInstance fence = new FenceInstance(slots, replicaSets, effects, fences, observer,
+                mock(RolloutSettings.class), clock);
+        fence.execute(execution);
+        InOrder order = inOrder(fences, effects);
+        ArgumentCaptor<Fence> saved = ArgumentCaptor.forClass(Fence.class);
+        order.verify(fences).save(saved.capture());
+        order.verify(effects).stopUntilItHolds(any(), eq(cvm));
+        verify(effects).stopUntilItHolds(any(), eq(cvm)); // once, and after the fence: nothing is asked of Phala before it is recorded
+        assertThat(saved.getValue().reason()).isEqualTo("ADMISSION_REJECTED: compose_hash");
+        verify(execution).setVariable(FenceInstance.FENCE_HOLDS, false);
+    }
+
+    @Test
+    void aSlotRefusedBecauseItIsFencedKeepsTheFenceItHas() {
+        DelegateExecution execution = calledBy("rollout", "unused", null);
+        when(execution.getVariable("attestationCode")).thenReturn(AttestInstance.FENCED);
+        when(execution.getVariable("attestationReason")).thenReturn("FENCED: db-1 is fenced ...");
+        new FenceInstance(slots, replicaSets, effects, fences, observer, mock(RolloutSettings.class), clock).execute(execution);
+        verify(fences).save(FENCE);
+    }
+
+    @Test
+    void theStopIsAskedUntilPhalaShowsItStopped() {
+        ConfirmFencedStop confirm = new ConfirmFencedStop(slots, effects);
+        DelegateExecution execution = mock(DelegateExecution.class);
+        confirm.execute(execution);
+        verify(effects).stopUntilItHolds(any(), eq(cvm));
+        verify(execution).setVariable(FenceInstance.FENCE_HOLDS, false);
+        CvmInfo stopped = new CvmInfo("cvm_db1", "db-1", "a".repeat(40), "uuid", "i-1", "stopped", false, null, "hash",
+                null, null, null, null, null, null, null, null, null, null, null, null);
+        when(slots.find(spec, "db-1")).thenReturn(Optional.of(stopped));
+        DelegateExecution again = mock(DelegateExecution.class);
+        confirm.execute(again);
+        verify(again).setVariable(FenceInstance.FENCE_HOLDS, true);
+    }
+}
