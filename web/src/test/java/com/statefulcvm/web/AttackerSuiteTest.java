@@ -113,6 +113,7 @@ class AttackerSuiteTest {
     @AfterEach
     void deleteRunning() {
         E2eSupport.deleteRunning(runtime, RolloutVariables.PROCESS_KEY);
+        E2eSupport.deleteRunning(runtime, "heal");
         identity.clearAuthentication();
     }
 
@@ -348,13 +349,14 @@ class AttackerSuiteTest {
         HttpHeaders foreign = new HttpHeaders();
         foreign.setContentType(MediaType.APPLICATION_JSON);
         foreign.set("Origin", "https://evil.example");
-        String body = JSON.writeValueAsString(Map.of("dockerCompose", EVIL));
+        Map<String, String> requests = new java.util.LinkedHashMap<>();
+        requests.put("/api/replica-sets/webdemo/instances/0/heal", "{\"reason\": \"asked by another site\"}");
+        requests.put("/api/replica-sets/webdemo/rollouts", JSON.writeValueAsString(Map.of("dockerCompose", EVIL)));
+        requests.put("/api/rollouts/" + rollout.pid() + "/abort", "{}");
+        requests.put("/engine-rest/process-definition/key/rollout/start", "{}");
         for (String attacker : List.of(OPERATOR, VIEWER)) {
-            for (String path : List.of("/api/replica-sets/webdemo/rollouts", "/api/rollouts/" + rollout.pid() + "/abort",
-                    "/api/replica-sets/webdemo/instances/0/heal", "/engine-rest/process-definition/key/rollout/start")) {
-                refused(as(attacker).postForEntity(path, new HttpEntity<>(body, foreign), String.class), HttpStatus.FORBIDDEN,
-                        "a request from the page of another site (https://evil.example) may not change anything here");
-            }
+            requests.forEach((path, body) -> refused(as(attacker).postForEntity(path, new HttpEntity<>(body, foreign), String.class),
+                    HttpStatus.FORBIDDEN, "a request from the page of another site (https://evil.example) may not change anything here"));
         }
         // the same request from this server's own page (the fleet page) is an operator's like any other
         HttpHeaders own = new HttpHeaders();
@@ -404,7 +406,9 @@ class AttackerSuiteTest {
     void requestsAreBounded() throws Exception {
         Waiting rollout = waitingRollout(REQUESTER);
         Snapshot before = snapshot(rollout.pid());
-        String huge = "{\"value\": \"" + "x".repeat(3 * 1024 * 1024) + "\"}";
+        // an object variable: kept in the byte-array table, which has no length limit of its own (a string variable has)
+        String huge = "{\"value\": \"\\\"" + "x".repeat(3 * 1024 * 1024) + "\\\"\", \"type\": \"Object\", \"valueInfo\": "
+                + "{\"objectTypeName\": \"java.lang.String\", \"serializationDataFormat\": \"application/json\"}}";
         for (String attacker : List.of(OPERATOR, VIEWER)) {
             refused(as(attacker).exchange("/engine-rest/process-instance/" + rollout.pid() + "/variables/filler", HttpMethod.PUT,
                     json(huge), String.class), HttpStatus.PAYLOAD_TOO_LARGE, "request body larger than 2097152 bytes");
