@@ -281,7 +281,7 @@ class AccessControlTest {
             assertThat(identity.createGroupQuery().groupId(group).count()).isEqualTo(1);
             Map<String, List<String>> grants = grants(group);
             for (String procedure : List.of("rollout", "heal", "failover", "scale", "lights-out-recovery", "run-hook",
-                    "attest-instance", "monitor-health", "drain-generic", "rejoin-etcd")) {
+                    "attest-instance", "admit-instance", "drain-generic", "rejoin-etcd")) {
                 List<String> expected = new java.util.ArrayList<>(read);
                 if (group.equals(Roles.OPERATORS) && List.of("rollout", "heal", "failover", "scale", "lights-out-recovery").contains(procedure)) {
                     expected.add("CREATE_INSTANCE");

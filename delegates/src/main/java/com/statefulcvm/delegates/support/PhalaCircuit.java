@@ -38,6 +38,7 @@ public class PhalaCircuit {
     private final List<Runnable> onClose = new CopyOnWriteArrayList<>();
     private Open open;
     private Instant lastClosedAt;
+    private Duration lastOutage = Duration.ZERO;
     private Instant probeTakenAt;
 
     public PhalaCircuit(Clock clock, Duration firstWait, Duration maxWait) {
@@ -72,6 +73,7 @@ public class PhalaCircuit {
             }
             open = null;
             lastClosedAt = clock.instant();
+            lastOutage = Duration.between(was.since(), lastClosedAt);
         }
         log.warn("Phala Cloud answers again after {} s unreachable: procedures resume",
                 Duration.between(was.since(), lastClosedAt).toSeconds());
@@ -109,6 +111,19 @@ public class PhalaCircuit {
 
     public synchronized Optional<Open> open() {
         return Optional.ofNullable(open);
+    }
+
+    /**
+     * Until when a deadline that comes due now is held after Phala's return: the outage took that time from the
+     * procedure it guards, so for as long after the return as the outage lasted. Empty while the circuit is open (a
+     * deadline is paused then, like a step) and once that time has passed.
+     */
+    public synchronized Optional<Instant> deadlinesHeldUntil() {
+        if (open != null || lastClosedAt == null) {
+            return Optional.empty();
+        }
+        Instant until = lastClosedAt.plus(lastOutage);
+        return until.isAfter(clock.instant()) ? Optional.of(until) : Optional.empty();
     }
 
     /** When the next call may try Phala again; now when the circuit is closed. */

@@ -66,6 +66,7 @@ class PhalaCircuitTest {
         circuit.onClose(woken::incrementAndGet);
         circuit.failed(status(0));
         assertThat(circuit.unreachableWithin(Duration.ofMinutes(1))).isTrue();
+        assertThat(circuit.deadlinesHeldUntil()).as("while open, a deadline is paused like a step").isEmpty();
 
         clock.advance(Duration.ofSeconds(5));
         when(phala.getCvm("x")).thenThrow(status(404));
@@ -73,6 +74,10 @@ class PhalaCircuitTest {
         assertThat(circuit.open()).isEmpty();
         assertThat(woken).hasValue(1);
         assertThat(circuit.unreachableWithin(Duration.ofMinutes(1))).as("it was, a moment ago").isTrue();
+        assertThat(circuit.deadlinesHeldUntil()).as("deadlines get back the 5 s the outage took")
+                .contains(clock.instant().plusSeconds(5));
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(circuit.deadlinesHeldUntil()).isEmpty();
         clock.advance(Duration.ofMinutes(2));
         assertThat(circuit.unreachableWithin("PT1M")).isFalse();
 

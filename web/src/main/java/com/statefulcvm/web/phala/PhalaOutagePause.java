@@ -3,6 +3,9 @@ package com.statefulcvm.web.phala;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.support.PhalaCircuit;
 import com.statefulcvm.delegates.support.PhalaOutage;
+import com.statefulcvm.delegates.support.PhalaUnreachable;
+import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.Command;
@@ -15,6 +18,7 @@ import org.camunda.bpm.engine.impl.persistence.entity.JobEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.TimerEntity;
 import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
 import org.camunda.bpm.engine.impl.util.ExceptionUtil;
+import org.camunda.bpm.engine.impl.util.xml.Element;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -22,8 +26,10 @@ import org.springframework.stereotype.Component;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,8 +39,9 @@ import java.util.Set;
  * again, {@link PhalaReturn}). Visible in Cockpit: the job's exception reads {@value #WAITING}..., its due date is the
  * next try, and the process instance (and every procedure above it) carries the variable {@value #VARIABLE} saying since
  * when and where it waits. The time it waits does not count against the procedure's deadlines: every boundary timer of
- * the scopes it waits in (a rollout slot's progress deadline, a heal's) is put off by as long. Any other failure goes to
- * the engine's own retry handling, unchanged.
+ * the scopes it waits in (a rollout slot's progress deadline, a heal's) is put off by as long, and no boundary timer
+ * fires at all while the circuit is open (it is paused like a step). Any other failure goes to the engine's own retry
+ * handling, unchanged.
  */
 @Component
 public class PhalaOutagePause extends AbstractProcessEnginePlugin {
@@ -56,13 +63,54 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
         this.clock = clock;
     }
 
+    /**
+     * No deadline fires while Phala Cloud is unreachable: every boundary timer's start refuses while this node's
+     * circuit is open, so its job fails like a step that met the outage and is paused the same way (a step woken
+     * outside the engine, by the rollout's step waker, meets the outage in no job of its own, so nothing else puts its
+     * deadline off). Once Phala answers again a deadline is held for as long as the outage lasted
+     * ({@link PhalaCircuit#deadlinesHeldUntil()}): the step it guards gets back the time the outage took.
+     */
+    @Override
+    public void preInit(ProcessEngineConfigurationImpl configuration) {
+        if (configuration.getCustomPostBPMNParseListeners() == null) {
+            configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
+        }
+        configuration.getCustomPostBPMNParseListeners().add(new AbstractBpmnParseListener() {
+            @Override
+            public void parseBoundaryTimerEventDefinition(Element timerEventDefinition, boolean interrupting, ActivityImpl timerActivity) {
+                timerActivity.addBuiltInListener(ExecutionListener.EVENTNAME_START, execution -> {
+                    circuit.open().ifPresent(open -> {
+                        throw new PhalaUnreachable("deadline " + timerActivity.getId(), open.describe());
+                    });
+                    circuit.deadlinesHeldUntil().ifPresent(until -> {
+                        throw new DeadlineHeld(until);
+                    });
+                });
+            }
+        });
+    }
+
     @Override
     public void postInit(ProcessEngineConfigurationImpl configuration) {
         FailedJobCommandFactory engines = configuration.getFailedJobCommandFactory() != null
                 ? configuration.getFailedJobCommandFactory() : new DefaultFailedJobCommandFactory();
-        configuration.setFailedJobCommandFactory((jobId, exception) -> PhalaOutage.in(exception)
-                .<Command<Object>>map(outage -> context -> pause(context, jobId, outage, exception))
+        configuration.setFailedJobCommandFactory((jobId, exception) -> DeadlineHeld.in(exception)
+                .<Command<Object>>map(held -> context -> hold(context, jobId, held))
+                .or(() -> PhalaOutage.in(exception).map(outage -> context -> pause(context, jobId, outage, exception)))
                 .orElseGet(() -> engines.getCommand(jobId, exception)));
+    }
+
+    /** A deadline that came due too soon after an outage: due again when the time the outage took is given back. */
+    private Object hold(CommandContext context, String jobId, DeadlineHeld held) {
+        JobEntity job = context.getJobManager().findJobById(jobId);
+        if (job == null) {
+            return null;
+        }
+        job.unlock();
+        job.setDuedate(Date.from(held.until));
+        job.setExceptionMessage(held.getMessage());
+        log.info("{} (job {})", held.getMessage(), jobId);
+        return null;
     }
 
     private Object pause(CommandContext context, String jobId, PhalaApiException outage, Throwable failure) {
@@ -84,19 +132,19 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
         job.setExceptionMessage(text);
         job.setExceptionStacktrace(ExceptionUtil.getExceptionStacktrace(failure));
         ExecutionEntity execution = job.getExecution();
-        int postponed = postponeDeadlines(context, execution, wait);
+        int postponed = postponeDeadlines(context, execution, wait, job.getId());
         markWaiting(execution, text);
         log.info("{} (job {}, {} deadline(s) put off by {} ms)", text, jobId, postponed, wait.toMillis());
         return null;
     }
 
     /** Every boundary timer of the scopes the job waits in, up through the procedures that called its own. */
-    private static int postponeDeadlines(CommandContext context, ExecutionEntity execution, Duration wait) {
+    private static int postponeDeadlines(CommandContext context, ExecutionEntity execution, Duration wait, String pausedJob) {
         int postponed = 0;
         Set<String> seen = new HashSet<>();
         for (ExecutionEntity e = execution; e != null && seen.add(e.getId()); e = e.getParent() != null ? e.getParent() : e.getSuperExecution()) {
             for (TimerEntity timer : context.getJobManager().findTimersByExecutionId(e.getId())) {
-                if (TimerExecuteNestedActivityJobHandler.TYPE.equals(timer.getJobHandlerType()) && timer.getDuedate() != null) {
+                if (isDeadline(timer) && timer.getDuedate() != null && !timer.getId().equals(pausedJob)) {
                     timer.setDuedate(Date.from(timer.getDuedate().toInstant().plus(wait)));
                     postponed++;
                 }
@@ -111,6 +159,30 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
              instance = instance.getSuperExecution() == null ? null : instance.getSuperExecution().getProcessInstance()) {
             instance.setVariableLocal(VARIABLE, text);
         }
+    }
+
+    /** A deadline's start refused: Phala Cloud came back less than the outage's length ago. */
+    static final class DeadlineHeld extends RuntimeException {
+        final Instant until;
+
+        DeadlineHeld(Instant until) {
+            super("Deadline held until " + until + ": Phala Cloud was unreachable, the step gets back the time that took");
+            this.until = until;
+        }
+
+        static Optional<DeadlineHeld> in(Throwable failure) {
+            for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t instanceof DeadlineHeld held) {
+                    return Optional.of(held);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** A boundary timer's job: a procedure's deadline (a rollout slot's progress deadline, a heal's), not a step. */
+    private static boolean isDeadline(TimerEntity timer) {
+        return TimerExecuteNestedActivityJobHandler.TYPE.equals(timer.getJobHandlerType());
     }
 
     private static String activityName(JobEntity job) {
