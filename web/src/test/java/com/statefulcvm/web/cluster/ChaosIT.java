@@ -34,14 +34,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@link ChaosCheck}); per seed one report of faults, operations and violations. First, the cluster-wide
  * one-procedure-per-set lock: both nodes asked at the same instant to roll out one set, round after round.
  *
- * <p>Seeds: {@code -Dchaos.seeds=1,2} (the default, for ./run-tests) or {@code -Dchaos.seeds=1-50}
- * (benchmarks/chaos/run.sh). Needs the PostgreSQL server binaries, etcd and Patroni (.ci/run installs them).
+ * <p>./run-tests runs the short form: seed {@value #CI_SEEDS} after {@value #CI_LOCK_ROUNDS} lock rounds. The long form
+ * (benchmarks/chaos/run.sh) sets {@code -Dchaos.seeds=1-50} ("1,2,5", "1-50" or a mix), {@code -Dchaos.lock-rounds=10}
+ * and, optionally, {@code -Dchaos.budget=PT50M}: no seed starts after that much time, and the summary says how many of
+ * the seeds asked ran. Needs the PostgreSQL server binaries, etcd and Patroni (.ci/run installs them).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChaosIT {
 
-    private static final int LOCK_ROUNDS = 10;
+    static final String CI_SEEDS = "7";
+    static final int CI_LOCK_ROUNDS = 4;
+    private static final int LOCK_ROUNDS = Integer.getInteger("chaos.lock-rounds", CI_LOCK_ROUNDS);
+    private static final Duration BUDGET = Duration.parse(System.getProperty("chaos.budget", "PT87600H"));
     private ChaosCluster cluster;
     private final List<ChaosRun.Report> reports = new ArrayList<>();
 
@@ -68,7 +73,7 @@ class ChaosIT {
     }
 
     /**
-     * Both nodes asked to roll out one set at the same instant, {@value #LOCK_ROUNDS} times: exactly one start each
+     * Both nodes asked to roll out one set at the same instant, round after round ({@code chaos.lock-rounds}): exactly one start each
      * round, the other refused with 409. With the old per-JVM lock both nodes' checks could pass before either
      * committed, and the set ran two rollouts.
      */
@@ -132,16 +137,28 @@ class ChaosIT {
     @Test
     @Order(2)
     void everySeedEndsWithoutAViolation() throws Exception {
-        List<Long> seeds = seeds(System.getProperty("chaos.seeds", "7,9"));
+        List<Long> seeds = seeds(System.getProperty("chaos.seeds", CI_SEEDS));
+        long start = System.nanoTime();
         int violations = 0;
         for (long seed : seeds) {
+            if (System.nanoTime() - start > BUDGET.toNanos()) {
+                log("chaos: budget " + BUDGET + " spent, no further seed starts");
+                break;
+            }
             ChaosRun.Report report = new ChaosRun(cluster, seed).run();
             reports.add(report);
             System.out.print(report.text());
             violations += report.violations();
         }
-        System.out.println(summary());
+        System.out.println(summary() + total(seeds.size(), Duration.ofNanos(System.nanoTime() - start)));
         assertThat(violations).as("violations over seeds " + seeds + " (the reports above)").isZero();
+    }
+
+    private String total(int asked, Duration took) {
+        return String.format("=== chaos total: seeds run %d of %d asked, faults injected %d, operations %d, invariant violations %d, %.0f s%n",
+                reports.size(), asked, reports.stream().mapToInt(r -> r.faults().values().stream().mapToInt(i -> i).sum()).sum(),
+                reports.stream().mapToInt(r -> r.operations().values().stream().mapToInt(i -> i).sum()).sum(),
+                reports.stream().mapToInt(ChaosRun.Report::violations).sum(), took.toMillis() / 1000.0);
     }
 
     private String summary() {
