@@ -392,7 +392,7 @@ final class ChaosRun {
     private List<JsonNode> runningInstances() throws Exception {
         ChaosCluster.Node node = cluster.liveNode();
         List<JsonNode> list = new ArrayList<>();
-        for (JsonNode instance : node.api.getJson("/engine-rest/process-instance?processDefinitionKeyIn=" + String.join(",", PROCEDURES))) {
+        for (JsonNode instance : node.api.getJson("/engine-rest/process-instance?maxResults=1000&processDefinitionKeyIn=" + String.join(",", PROCEDURES))) {
             list.add(instance);
         }
         return list;
