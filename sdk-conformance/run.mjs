@@ -106,7 +106,9 @@ async function main() {
   }
 
   const home = mkdtempSync(join(tmpdir(), "phala-cli-"));
-  const testFiles = ["test/sdk.test.mjs", "test/sdk-errors.test.mjs", "test/cli.test.mjs"];
+  // contract.test.mjs checks what our Java client sent during the web module's tests (no simulator needed)
+  const testFiles = ["test/sdk.test.mjs", "test/sdk-errors.test.mjs", "test/cli.test.mjs", "test/strictness.test.mjs",
+    "test/contract.test.mjs"];
   const code = await new Promise((resolveCode) => {
     const tests = spawn(process.execPath,
       ["--test", "--test-concurrency=1", "--test-reporter=spec", ...testFiles],

@@ -54,8 +54,8 @@ class ApplyPlannedActionTest {
     private final DelegateExecution execution = mock(DelegateExecution.class);
     private final MemoryEffectIntents intents = new MemoryEffectIntents();
     private final PhalaEffects effects = new PhalaEffects(phala, intents, Clock.systemUTC(), new EffectSettings(null));
-    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects),
+    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
             new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)));
 
     @BeforeEach
@@ -125,7 +125,7 @@ class ApplyPlannedActionTest {
     void anEnvRolloutOnTheTargetComposeSendsTheEncryptedEnvOnceAndDoesNotRestartOnTop() throws Exception {
         when(execution.getVariable("targetEnvKeys")).thenReturn("DB_PASSWORD,GREETING");
         when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
-        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-1", false));
+        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
         apply.execute(execution);
@@ -141,7 +141,7 @@ class ApplyPlannedActionTest {
     void anEnvAndComposeRolloutSendsTheComposeFirst() throws Exception {
         when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
         when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
-        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-2", false));
+        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-2", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, "services:\n  web:\n    image: a\n"));
 
         apply.execute(execution);
@@ -155,7 +155,7 @@ class ApplyPlannedActionTest {
         when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
         when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
         when(execution.getVariable("composeChangeSlots")).thenReturn(java.util.List.of());
-        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "c-1", false));
+        when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
         apply.execute(execution);

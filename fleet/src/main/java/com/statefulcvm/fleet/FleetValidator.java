@@ -2,6 +2,8 @@ package com.statefulcvm.fleet;
 
 import com.statefulcvm.fleet.hooks.Hooks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -248,6 +250,10 @@ public class FleetValidator {
             p.add("dockerCompose", "give exactly one of dockerCompose (inline YAML) or composeFile (a path)");
             return;
         }
+        // the compose the bootstrap creates CVMs with and heals replace them with: checked as a rollout's is
+        if (inline) {
+            ComposeCheck.problem(set.getDockerCompose()).ifPresent(problem -> p.add("dockerCompose", problem.toString()));
+        }
         if (file) {
             Path path;
             try {
@@ -259,6 +265,13 @@ public class FleetValidator {
             // a directory is readable too, but it is no compose file
             if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
                 p.add("composeFile", "cannot read '" + path + "'");
+                return;
+            }
+            try {
+                String text = Files.readString(path);
+                ComposeCheck.problem(text).ifPresent(problem -> p.add("composeFile", "'" + path + "': " + problem));
+            } catch (IOException | UncheckedIOException e) {
+                p.add("composeFile", "cannot read '" + path + "': " + e.getMessage());
             }
         }
     }

@@ -29,6 +29,13 @@ public record RolloutPlan(String replicaSet, List<PlannedStep> steps, List<List<
         return !refusals.isEmpty();
     }
 
+    /** The same plan, refused for one more reason (one the planner cannot know, such as the workspace's quotas). */
+    public RolloutPlan withRefusal(String refusal) {
+        List<String> more = new java.util.ArrayList<>(refusals);
+        more.add(refusal);
+        return new RolloutPlan(replicaSet, steps, waves, surgeSlots, blockers, more, maxUnavailable, maxSurge, leaderSteps);
+    }
+
     /** The slots that the waves touch, in execution order. */
     public List<String> slotsToUpdate() {
         return waves.stream().flatMap(List::stream).toList();

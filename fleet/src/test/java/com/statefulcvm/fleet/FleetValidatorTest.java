@@ -80,6 +80,8 @@ class FleetValidatorTest {
                 arguments("workloadType", (Consumer<ReplicaSetSpec>) s -> s.setWorkloadType("")),
                 arguments("dockerCompose", (Consumer<ReplicaSetSpec>) s -> s.setDockerCompose(" ")),
                 arguments("dockerCompose", (Consumer<ReplicaSetSpec>) s -> s.setComposeFile("compose.yaml")),
+                arguments("dockerCompose", (Consumer<ReplicaSetSpec>) s -> s.setDockerCompose("this is: [not valid yaml")),
+                arguments("dockerCompose", (Consumer<ReplicaSetSpec>) s -> s.setDockerCompose("services:\n  web:\n    ports: [\"80:80\"]\n")),
                 arguments("instanceType", (Consumer<ReplicaSetSpec>) s -> s.setInstanceType("")),
                 arguments("diskSize", (Consumer<ReplicaSetSpec>) s -> s.setDiskSize(0)),
                 arguments("updatePolicy", (Consumer<ReplicaSetSpec>) s -> s.setUpdatePolicy(null)),
@@ -206,7 +208,7 @@ class FleetValidatorTest {
 
     @Test
     void composeFileIsResolvedAgainstTheBaseDirectory(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("web.yaml"), "services: {}\n");
+        Files.writeString(dir.resolve("web.yaml"), "services:\n  web:\n    image: nginx:1.27\n");
         FleetValidator inDir = new FleetValidator(TYPES, true, dir);
         ReplicaSetSpec set = validSet("webdemo");
         set.setDockerCompose(null);
@@ -214,6 +216,18 @@ class FleetValidatorTest {
         assertThat(inDir.validate(fleetOf(set))).isEmpty();
         set.setComposeFile("missing.yaml");
         assertThat(inDir.validate(fleetOf(set))).singleElement().asString().contains("composeFile: cannot read");
+    }
+
+    /** Issue 18: the fleet file's compose is what the bootstrap creates CVMs with; it is checked as a rollout's is. */
+    @Test
+    void aComposeFileThatIsNoComposeIsRefusedWithItsLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("web.yaml"), "services:\n  web:\n    ports: [\"80:80\"]\n");
+        FleetValidator inDir = new FleetValidator(TYPES, true, dir);
+        ReplicaSetSpec set = validSet("webdemo");
+        set.setDockerCompose(null);
+        set.setComposeFile("web.yaml");
+        assertThat(inDir.validate(fleetOf(set))).singleElement().asString()
+                .contains("composeFile: '").contains("web.yaml': line 2: service 'web' has neither 'image' nor 'build'");
     }
 
     @Test

@@ -329,8 +329,13 @@ class RolloutProcessTest {
         runWave();
         assertThat(pi).isWaitingAt("Gateway_WaitForCvm");
         long jobsBefore = historyService().createHistoricJobLogQuery().successLog().count();
+        // what the waker reads of a wait, on the execution that holds its subscription
+        org.assertj.core.api.Assertions.assertThat(runtimeService().getVariableLocal(waitingExecution(pi, "CvmChanged"), "awaitedSlot"))
+                .isEqualTo("webdemo-2");
         runtimeService().messageEventReceived("CvmChanged", waitingExecution(pi, "CvmChanged"));
         assertThat(pi).isWaitingAt("Gateway_WaitForProbe");
+        org.assertj.core.api.Assertions.assertThat(runtimeService().getVariableLocal(waitingExecution(pi, "ProbeDue"), "nextProbeAt"))
+                .isInstanceOf(java.util.Date.class);
         unhealthy.clear();
         runtimeService().messageEventReceived("ProbeDue", waitingExecution(pi, "ProbeDue"));
         org.assertj.core.api.Assertions.assertThat(historyService().createHistoricJobLogQuery().successLog().count())

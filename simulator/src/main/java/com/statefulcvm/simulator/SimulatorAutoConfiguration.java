@@ -35,7 +35,10 @@ import com.statefulcvm.simulator.web.CvmOperationsController;
 import com.statefulcvm.simulator.web.FaultFilter;
 import com.statefulcvm.simulator.web.GatewayBackendFilter;
 import com.statefulcvm.simulator.web.GatewayController;
+import com.statefulcvm.simulator.web.KmsController;
 import com.statefulcvm.simulator.web.LoopbackOnlyFilter;
+import com.statefulcvm.simulator.web.RequestJournal;
+import com.statefulcvm.simulator.web.RequestJournalFilter;
 import com.statefulcvm.simulator.web.SimulatedConsulController;
 import com.statefulcvm.simulator.web.SimulatedEtcdController;
 import com.statefulcvm.simulator.web.SimulatedPatroniController;
@@ -53,6 +56,7 @@ import com.statefulcvm.simulator.web.SimulatedPatroniController;
 @ConditionalOnProperty(prefix = "simulator", name = "enabled", havingValue = "true")
 @EnableConfigurationProperties(SimulatorProperties.class)
 @Import({CvmController.class, CvmOperationsController.class, AppController.class, AccountController.class,
+    KmsController.class,
     GatewayController.class, SimulatedPatroniController.class, SimulatedConsulController.class,
     SimulatedEtcdController.class, AdminController.class, ApiExceptionHandler.class, SimulatedPccs.class})
 public class SimulatorAutoConfiguration {
@@ -99,6 +103,23 @@ public class SimulatorAutoConfiguration {
     @ConditionalOnMissingBean
     public SimulatedGuestAgent simulatedGuestAgent(SimulatedCloud cloud, SimulatedTdxAuthority authority) {
         return new SimulatedGuestAgent(cloud, authority);
+    }
+
+    /** Every API call received; also appended to {@code simulator.request-journal} when that is set. */
+    @Bean
+    @ConditionalOnMissingBean
+    public RequestJournal simulatorRequestJournal(SimulatorProperties properties) {
+        return new RequestJournal(properties.getRequestJournal());
+    }
+
+    @Bean
+    public FilterRegistrationBean<RequestJournalFilter> simulatorRequestJournalFilter(RequestJournal journal) {
+        FilterRegistrationBean<RequestJournalFilter> registration =
+                new FilterRegistrationBean<>(new RequestJournalFilter(journal));
+        registration.setName("simulatorRequestJournalFilter");
+        registration.addUrlPatterns(ApiPaths.API + "/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 49);
+        return registration;
     }
 
     @Bean

@@ -28,6 +28,12 @@ public class SimulatorProperties implements Validator {
     /** When set, the whole state is saved to this JSON file after each change and loaded at start. */
     private Path stateFile;
 
+    /**
+     * When set, every API call is appended to this file as a JSON line (method, path, contract headers, body, status):
+     * what the SDK contract test checks.
+     */
+    private Path requestJournal;
+
     private final Timings timings = new Timings();
 
     /**
@@ -42,6 +48,14 @@ public class SimulatorProperties implements Validator {
      * gateway proxies the mapped ports to the process ({@code com.statefulcvm.simulator.backend.ProcessBackends}).
      */
     private final Map<String, Backend> backends = new LinkedHashMap<>();
+
+    public Path getRequestJournal() {
+        return requestJournal;
+    }
+
+    public void setRequestJournal(Path requestJournal) {
+        this.requestJournal = requestJournal;
+    }
 
     public boolean isEnabled() {
         return enabled;

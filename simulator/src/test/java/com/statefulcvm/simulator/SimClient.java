@@ -8,6 +8,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,8 +28,11 @@ public final class SimClient {
     /** Sent as {@code X-Phala-Version} when not null. */
     private final String apiVersion;
 
+    /** The newest version (hashed ids, CVMInfo everywhere), which most tests were written against. */
+    public static final String NEWEST = "2026-05-22";
+
     public SimClient(int port, String apiKey) {
-        this("http://127.0.0.1:" + port, apiKey, null);
+        this("http://127.0.0.1:" + port, apiKey, NEWEST);
     }
 
     private SimClient(String base, String apiKey, String apiVersion) {
@@ -37,7 +41,7 @@ public final class SimClient {
         this.apiVersion = apiVersion;
     }
 
-    /** The same client, sending {@code X-Phala-Version: apiVersion} with every call. */
+    /** The same client, sending {@code X-Phala-Version: apiVersion} with every call (null: no such header). */
     public SimClient version(String apiVersion) {
         return new SimClient(base, apiKey, apiVersion);
     }
@@ -84,6 +88,12 @@ public final class SimClient {
 
     /** Any method, any body, the given key (null: no {@code X-API-Key} header). */
     public Response send(String method, String path, String contentType, String body, String key) {
+        return send(method, path, contentType, body, key, Map.of());
+    }
+
+    /** As above, with further headers. */
+    public Response send(String method, String path, String contentType, String body, String key,
+            Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(10))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
@@ -97,6 +107,7 @@ public final class SimClient {
         if (apiVersion != null) {
             request.header("X-Phala-Version", apiVersion);
         }
+        headers.forEach(request::header);
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Response(response.statusCode(), response.headers(), response.body());

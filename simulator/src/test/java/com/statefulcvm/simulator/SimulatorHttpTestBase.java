@@ -53,6 +53,7 @@ public abstract class SimulatorHttpTestBase {
     }
 
     protected JsonNode createApp(String name, String dockerCompose) {
+        awaitNoCreation();
         SimClient.Response provision = sim.post(api("/cvms/provision"), Map.of(
                 "name", name,
                 "instance_type", "tdx.small",
@@ -66,9 +67,34 @@ public abstract class SimulatorHttpTestBase {
     }
 
     protected JsonNode addInstance(String appId, String name) {
+        awaitNoCreation();
         SimClient.Response response = sim.post(api("/apps/" + appId + "/instances"), Map.of("name", name));
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
         return response.json();
+    }
+
+    /**
+     * Waits until no CVM of the workspace is being created: the simulator, like the service, refuses a create while
+     * another is under way (CreationGate).
+     */
+    protected void awaitNoCreation() {
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            JsonNode page = sim.get(api("/cvms/paginated?page=1&page_size=100")).json();
+            return StreamSupport.stream(page.get("items").spliterator(), false)
+                    .map(cvm -> cvm.get("status").asText())
+                    .noneMatch(status -> status.equals("creating") || status.equals("pending"));
+        });
+    }
+
+    /** {@code PATCH /cvms/{ref}/docker-compose} as the SDK sends it: the YAML itself, text/yaml. */
+    protected SimClient.Response patchCompose(String ref, String yaml) {
+        return sim.patchRaw(api("/cvms/" + ref + "/docker-compose"), "text/yaml", yaml);
+    }
+
+    /** The env sealed to the app's key, read from the simulated KMS as a client does. */
+    protected String sealedEnv(String appId, Map<String, String> env) {
+        JsonNode key = sim.get(api("/kms/phala-sim/pubkey/" + appId)).json();
+        return com.statefulcvm.connectors.phala.EnvEncryption.seal(env, key.get("public_key").asText()).encryptedEnv();
     }
 
     protected JsonNode cvm(String ref) {

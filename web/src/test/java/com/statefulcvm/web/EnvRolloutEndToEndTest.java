@@ -2,6 +2,7 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.simulator.cloud.SimulatedKms;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.web.api.ProcedureStartRefused;
 import org.camunda.bpm.engine.HistoryService;
@@ -25,22 +26,10 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import javax.crypto.Cipher;
-import javax.crypto.KeyAgreement;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyFactory;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.interfaces.XECPublicKey;
-import java.security.spec.NamedParameterSpec;
-import java.security.spec.XECPublicKeySpec;
 import java.util.ArrayList;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,11 +55,6 @@ class EnvRolloutEndToEndTest {
 
     private static final String SET = "webdemo";
     private static final ObjectMapper JSON = new ObjectMapper();
-    /**
-     * The app's key pair as a CVM holds it (the KMS derives it there). The simulator's own key has no private half, so
-     * the test records this public half as the app's, as if Phala had answered it at creation.
-     */
-    private static final KeyPair APP_KEY = generate();
     private static final String SECRET = "s3cret-" + UUID.randomUUID();
     private static final String GREETING = "hello-" + UUID.randomUUID();
 
@@ -103,7 +87,6 @@ class EnvRolloutEndToEndTest {
         String composeBefore = new SimulatorView(http).cvm(SET + "-0").get("compose_file").get("docker_compose_file").asText();
         assertThat(registry.envEncryptPubkey(SET)).as("the key Phala answered when the app was created, recorded")
                 .hasValueSatisfying(key -> assertThat(key).matches("^[0-9a-f]{64}$"));
-        registry.saveEnvEncryptPubkey(SET, HexFormat.of().formatHex(raw(APP_KEY)));
         Map<String, String> envs = new LinkedHashMap<>();
         envs.put("DB_PASSWORD", SECRET);
         envs.put("GREETING", GREETING);
@@ -139,7 +122,7 @@ class EnvRolloutEndToEndTest {
         for (JsonNode revision : envUpdates) {
             String encrypted = revisionDetail(revision.get("revision_id").asText()).get("encrypted_env").asText();
             assertThat(encrypted).matches("^[0-9a-f]+$").doesNotContain(HexFormat.of().formatHex(SECRET.getBytes(StandardCharsets.UTF_8)));
-            assertThat(decrypt(encrypted)).isEqualTo("{\"env\":[{\"key\":\"DB_PASSWORD\",\"value\":\"" + SECRET
+            assertThat(SimulatedKms.decrypt(appId(), encrypted)).as("what the CVM reads with the app's KMS key").isEqualTo("{\"env\":[{\"key\":\"DB_PASSWORD\",\"value\":\"" + SECRET
                     + "\"},{\"key\":\"GREETING\",\"value\":\"" + GREETING + "\"}]}");
         }
         for (int ordinal = 0; ordinal < 3; ordinal++) {
@@ -181,7 +164,6 @@ class EnvRolloutEndToEndTest {
         String greeting = "form-hello-" + UUID.randomUUID();
         RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
         driver.awaitAllRunning(3);
-        registry.saveEnvEncryptPubkey(SET, HexFormat.of().formatHex(raw(APP_KEY)));
         // other names than the REST test's: Phala records an env update as a revision when the names change the compose
         int envUpdatesBefore = envRevisions().size();
         WebappSession tasklist = WebappSession.login(port, "admin", "admin", "tasklist");
@@ -216,7 +198,7 @@ class EnvRolloutEndToEndTest {
         List<JsonNode> envUpdates = envRevisions();
         assertThat(envUpdates).hasSize(envUpdatesBefore + 3);
         String encrypted = revisionDetail(envUpdates.get(envUpdates.size() - 1).get("revision_id").asText()).get("encrypted_env").asText();
-        assertThat(decrypt(encrypted)).isEqualTo("{\"env\":[{\"key\":\"API_TOKEN\",\"value\":\"" + secret
+        assertThat(SimulatedKms.decrypt(appId(), encrypted)).isEqualTo("{\"env\":[{\"key\":\"API_TOKEN\",\"value\":\"" + secret
                 + "\"},{\"key\":\"WELCOME\",\"value\":\"" + greeting + "\"}]}");
         String report = driver.admin().getForObject("/api/rollouts/" + pid, String.class);
         assertThat(JSON.readTree(report).get("envKeys").asText()).isEqualTo("API_TOKEN,WELCOME");
@@ -274,6 +256,7 @@ class EnvRolloutEndToEndTest {
     private JsonNode phala(String path) throws Exception {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> response = http.exchange("/simulator/api/v1" + path, HttpMethod.GET, new HttpEntity<>(headers), String.class);
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
         return JSON.readTree(response.getBody());
@@ -309,42 +292,5 @@ class EnvRolloutEndToEndTest {
             throw new IllegalStateException(e);
         }
         return vmUuid;
-    }
-
-    /** What the CVM does with {@code encrypted_env}: X25519 with the sender's ephemeral key, then AES-256-GCM. */
-    private static String decrypt(String hex) throws Exception {
-        byte[] blob = HexFormat.of().parseHex(hex);
-        KeyAgreement agreement = KeyAgreement.getInstance("X25519");
-        agreement.init(APP_KEY.getPrivate());
-        agreement.doPhase(publicKey(Arrays.copyOfRange(blob, 0, 32)), true);
-        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-        cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(agreement.generateSecret(), "AES"),
-                new GCMParameterSpec(128, Arrays.copyOfRange(blob, 32, 44)));
-        return new String(cipher.doFinal(Arrays.copyOfRange(blob, 44, blob.length)), StandardCharsets.UTF_8);
-    }
-
-    private static java.security.PublicKey publicKey(byte[] littleEndian) throws Exception {
-        byte[] bigEndian = new byte[32];
-        for (int i = 0; i < 32; i++) {
-            bigEndian[i] = littleEndian[31 - i];
-        }
-        return KeyFactory.getInstance("X25519").generatePublic(new XECPublicKeySpec(NamedParameterSpec.X25519, new BigInteger(1, bigEndian)));
-    }
-
-    private static byte[] raw(KeyPair pair) {
-        byte[] bigEndian = ((XECPublicKey) pair.getPublic()).getU().toByteArray();
-        byte[] raw = new byte[32];
-        for (int i = 0; i < Math.min(32, bigEndian.length); i++) {
-            raw[i] = bigEndian[bigEndian.length - 1 - i];
-        }
-        return raw;
-    }
-
-    private static KeyPair generate() {
-        try {
-            return KeyPairGenerator.getInstance("X25519").generateKeyPair();
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

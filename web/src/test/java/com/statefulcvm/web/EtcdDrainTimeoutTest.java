@@ -8,6 +8,7 @@ import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.task.Task;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -32,13 +33,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 5, "must show": drain semantics against a real etcd. One member's process is stopped outside any rollout while
- * its simulated CVM still reports "running" (so CVM counts see three instances up, etcd's own membership two healthy
- * voters), then one healthy member is targeted by a rolling restart whose policy (maxUnavailable 2) allows it. The
- * drain's quorum check, made through etcd's API, must block it; the hook times out after 5 s and the set's default
- * result decides: ABANDON ({@code etcdhold}) retains the instance (never restarted) and hands over to the operator,
- * whose abort ends the rollout; CONTINUE ({@code etcdgo}) proceeds with the restart. Each set has its own real etcd
- * cluster. Skipped when etcd is not installed.
+ * Issue 5, "must show": drain semantics against a real etcd. A rolling restart of one healthy member (policy
+ * maxUnavailable 2) is planned while all three voters serve and waits for its approval; then another member's process
+ * is stopped outside any rollout while its simulated CVM still reports "running" (CVM counts see three instances up,
+ * etcd's own membership two healthy voters), and the rollout is approved. The plan's view is stale by then: the drain's
+ * quorum check, made through etcd's API, must block the step; the hook times out after 5 s and the set's default result
+ * decides: ABANDON ({@code etcdhold}) retains the instance (never restarted) and hands over to the operator, whose abort
+ * ends the rollout; CONTINUE ({@code etcdgo}) proceeds with the restart. A rollout started while the voter is already
+ * down never gets that far: the set's disruption budget refuses it at planning, with the reason in its report. Each set
+ * has its own real etcd cluster. Skipped when etcd is not installed.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles({"e2e", "workload-etcd-drain"})
@@ -105,10 +108,29 @@ class EtcdDrainTimeoutTest {
     }
 
     /** The drain-etcd run for the slot showed the quorum budget holding it back. */
-    private HistoricProcessInstance awaitQuorumBlocked(String pid, String slot) {
-        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> rollouts
-                .hookRuns(pid, "drain-etcd", slot).stream()
-                .filter(run -> rollouts.values(run.getId(), "stage").contains(QUORUM_BLOCKED)).findFirst().orElse(null), r -> r != null);
+    private HistoricProcessInstance awaitQuorumBlocked(String pid, String slot) throws Exception {
+        try {
+            return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> rollouts
+                    .hookRuns(pid, "drain-etcd", slot).stream()
+                    .filter(run -> rollouts.values(run.getId(), "stage").contains(QUORUM_BLOCKED)).findFirst().orElse(null), r -> r != null);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the drain of " + slot + " never showed the quorum budget holding it back; the rollout: "
+                    + rollouts.report(pid) + "\nits stages:\n" + rollouts.stages(pid), e);
+        }
+    }
+
+    /**
+     * A restart of the instance, planned while every voter serves and held at its approval; then the member {@code down}
+     * stops (its CVM still running) and the rollout is approved: what it planned no longer holds when its step drains.
+     */
+    private String restartPlannedBeforeTheMemberStops(EtcdClusterFixture etcd, String set, int ordinal, String down) throws Exception {
+        String pid = restartInstance(set, ordinal);
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, set);
+        driver.awaitTask(pid, "UserTask_ApproveRollout");
+        etcd.memberStop(down);
+        assertThat(status(down)).isEqualTo("running");
+        driver.approve(pid);
+        return pid;
     }
 
     /** The run-hook instances that ran the drain (not the rejoin) of the slot. */
@@ -125,13 +147,11 @@ class EtcdDrainTimeoutTest {
     void aDrainHeldBackByTheQuorumBudgetTimesOutAndAbandonRetainsTheInstanceUntilTheOperatorAborts() throws Exception {
         String down = HOLD + "-0";
         String target = HOLD + "-2";
-        hold().memberStop(down); // the process only: the simulated CVM still reports running
+        long targetPid = hold().pid(target);
+        long since = simulator.lastEventSeq();
+        Instant started = Instant.now();
         try {
-            assertThat(status(down)).isEqualTo("running");
-            long targetPid = hold().pid(target);
-            long since = simulator.lastEventSeq();
-            Instant started = Instant.now();
-            String pid = restartInstance(HOLD, 2);
+            String pid = restartPlannedBeforeTheMemberStops(hold(), HOLD, 2, down); // the process only: its CVM still runs
 
             // the quorum check blocks the step: two healthy voters now, one after taking etcdhold-2 down
             HistoricProcessInstance drain = awaitQuorumBlocked(pid, target);
@@ -168,6 +188,15 @@ class EtcdDrainTimeoutTest {
             assertThat(ended.getEndActivityId()).as(rollouts.stages(pid)).isEqualTo("EndEvent_RolloutAborted");
             assertThat(SimulatorView.of(simulator.eventsSince(since), HOLD + "-")).isEmpty();
             assertThat(hold().pid(target)).isEqualTo(targetPid);
+
+            // with the voter still down, a new restart is refused at planning by the set's disruption budget, and says why
+            String refused = restartInstance(HOLD, 2);
+            HistoricProcessInstance refusal = rollouts.awaitEnded(refused, Duration.ofSeconds(60));
+            assertThat(refusal.getEndActivityId()).as(rollouts.stages(refused)).isEqualTo("EndEvent_RolloutRefused");
+            assertThat(rollouts.report(refused).path("outcome").asText())
+                    .isEqualTo("refused: 1 instance is already unavailable outside this rollout's scope and maxUnavailable is 1: "
+                            + "no instance can be taken down");
+            assertThat(SimulatorView.of(simulator.eventsSince(since), HOLD + "-")).isEmpty();
             System.out.printf("etcd drain with ABANDON: blocked by the quorum budget (%s), hook timed out after %d ms, "
                             + "operator task '%s' (hookFailure: %s), aborted; %s never restarted; took %d s%n",
                     QUORUM_BLOCKED, waited.toMillis(), task.getName(), failure, target,
@@ -181,13 +210,11 @@ class EtcdDrainTimeoutTest {
     void aDrainHeldBackByTheQuorumBudgetTimesOutAndContinueProceedsWithTheRestart() throws Exception {
         String down = GO + "-0";
         String target = GO + "-2";
-        go().memberStop(down);
+        long targetPid = go().pid(target);
+        long since = simulator.lastEventSeq();
+        Instant started = Instant.now();
         try {
-            assertThat(status(down)).isEqualTo("running");
-            long targetPid = go().pid(target);
-            long since = simulator.lastEventSeq();
-            Instant started = Instant.now();
-            String pid = restartInstance(GO, 2);
+            String pid = restartPlannedBeforeTheMemberStops(go(), GO, 2, down);
 
             HistoricProcessInstance drain = awaitQuorumBlocked(pid, target);
             HistoricProcessInstance ended = rollouts.awaitEnded(pid, Duration.ofMinutes(3));

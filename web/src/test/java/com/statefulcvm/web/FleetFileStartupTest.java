@@ -18,7 +18,7 @@ class FleetFileStartupTest {
                         "spring.config.import=", "orchestrator.observe.enabled=false", "simulator.state-file=",
                         "orchestrator.fleet.replica-sets[0].name=webdemo",
                         "orchestrator.fleet.replica-sets[0].replicas=1",
-                        "orchestrator.fleet.replica-sets[0].docker-compose=services: {}")
+                        "orchestrator.fleet.replica-sets[0].docker-compose=services: {web: {image: nginx}}")
                 .properties(properties)
                 .run().close());
     }
@@ -66,7 +66,7 @@ class FleetFileStartupTest {
                         "--orchestrator.observe.enabled=false", "--simulator.enabled=false", "--orchestrator.phala.api-key=",
                         "--orchestrator.phala.base-url=http://127.0.0.1:9/api/v1",
                         "--orchestrator.fleet.replica-sets[0].name=webdemo", "--orchestrator.fleet.replica-sets[0].replicas=1",
-                        "--orchestrator.fleet.replica-sets[0].docker-compose=services: {}")
+                        "--orchestrator.fleet.replica-sets[0].docker-compose=services: {web: {image: nginx}}")
                 .close());
         assertThat(NestedExceptionUtils.getMostSpecificCause(failure)).hasMessageContaining(
                 "No Phala Cloud API key: set the environment variable PHALA_API_KEY (or PHALA_CLOUD_API_KEY), or orchestrator.phala.api-key-file");

@@ -2,6 +2,7 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.statefulcvm.fleet.admission.BootMarker;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.task.Task;
@@ -19,12 +20,14 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The application and its embedded simulator over real HTTP: the REST API starts a rollout, the approval is
@@ -125,14 +128,26 @@ class RolloutEndToEndTest {
     @Test
     void injected503And409AreRetriedAndTheRolloutStillFinishes() throws Exception {
         driver().awaitAllRunning(3);
-        // Three failures in a row still fit the client's four attempts; more would become a (slower) job retry.
-        fault("PATCH", "/cvms/*/docker-compose", 503, 2);
+        // Reads are retried by the client. A 503 of the compose PATCH is not: it may have reached the service, so the
+        // job fails (Phala unreachable: the step pauses), and when it runs again it reads the CVM back before it sends
+        // the compose again (exactly-once). That read-back tells an update that took by a boot after the intent,
+        // within BootMarker.TOLERANCE: a CVM the test before updated a moment ago would pass for one (on Phala a boot
+        // takes minutes), so the CVMs' boots are first let grow older than that. A 409 (another operation in
+        // progress: nothing done) is retried by the client.
+        java.time.Instant lastBoot = new SimulatorView(http).lastBoot(SET + "-");
+        if (lastBoot != null) {
+            java.time.Instant readable = lastBoot.plus(BootMarker.TOLERANCE).plusSeconds(1); // uptime is in whole seconds
+            await().atMost(Duration.ofSeconds(10)).until(() -> java.time.Instant.now().isAfter(readable));
+        }
+        fault("PATCH", "/cvms/*/docker-compose", 503, 1);
         fault("PATCH", "/cvms/*/docker-compose", 409, 1);
         fault("GET", "/cvms/*", 503, 2);
         fault("GET", "/apps/*/cvms", 429, 1);
 
         String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
-        String pid = driver().startRollout(compose);
+        // the pause after the PATCH's 503 (orchestrator.phala-outage.first-wait, 5 s) and the wait above: more than the
+        // set's 6 s deadline
+        String pid = driver().startRollout(compose, Map.of("progressDeadlineSeconds", 60));
         driver().approve(pid);
         driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
         JsonNode pending = JSON.readTree(http.getForObject("/simulator/_admin/faults", String.class));
@@ -183,9 +198,70 @@ class RolloutEndToEndTest {
         return new SimulatorView(http);
     }
 
+    /**
+     * Issue 18: an app whose KMS is on chain answers 465 to the first update; the rollout waits in Tasklist with the
+     * compose hash, the app's contract and the call to make, takes the transaction hash, and commits every CVM with it
+     * (one registration per rollout: the contract's allow-list is the app's).
+     */
+    @Test
+    void anOnChainKmsAppsRolloutWaitsInTasklistForTheRegistrationThenCommitsEachCvm() throws Exception {
+        driver().awaitAllRunning(3);
+        String appId = simulatorCvm(SET + "-0").get("app_id").asText().replaceFirst("^app_", "");
+        assertThat(http.postForEntity("/simulator/_admin/apps/" + appId + "/on-chain-kms", json(Map.of("enabled", true)),
+                String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
+        JsonNode before = JSON.readTree(http.getForObject("/simulator/_admin/requests", String.class));
+        long since = before.isEmpty() ? 0 : before.get(before.size() - 1).get("seq").asLong();
+        try {
+            String compose = "services:\n  web:\n    image: nginxdemos/hello:0.7\n";
+            String pid = driver().startRollout(compose);
+            driver().approve(pid);
+
+            Task register = driver().awaitTask(pid, "UserTask_RegisterComposeHash");
+            Map<String, String> shown = driver().formVariables(register.getId());
+            String composeHash = shown.get("onChainComposeHash");
+            assertThat(composeHash).matches("^[0-9a-f]{64}$");
+            assertThat(shown.get("onChainAppId")).isEqualTo(appId);
+            assertThat(shown.get("onChainContract")).isEqualTo("0x" + appId);
+            assertThat(shown.get("onChainContractCall")).isEqualTo("addComposeHash(0x" + composeHash + ")");
+            assertThat(shown.get("onChainKmsInfo")).contains("8453");
+            assertThat(JSON.readTree(http.getForObject("/simulator/_admin/requests?since=" + since, String.class)))
+                    .as("no CVM was updated before the registration").noneMatch(r -> r.get("path").asText().endsWith("/commit-update"));
+
+            ResponseEntity<String> refused = driver().completeTask(register.getId(),
+                    Map.of("transactionHash", Map.of("value", "0x1234", "type", "String")));
+            assertThat(refused.getStatusCode().is2xxSuccessful()).as("a malformed transaction hash").isFalse();
+            String transaction = "0x" + "5e".repeat(32);
+            assertThat(driver().completeTask(register.getId(), Map.of("transactionHash", Map.of("value", transaction, "type", "String")))
+                    .getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+
+            driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
+            for (int ordinal = 0; ordinal < 3; ordinal++) {
+                JsonNode cvm = simulatorCvm(SET + "-" + ordinal);
+                assertThat(cvm.get("compose_file").get("docker_compose_file").asText()).isEqualTo(compose);
+                assertThat(cvm.get("compose_hash").asText()).isEqualTo(composeHash);
+            }
+            assertThat(history.createHistoricTaskInstanceQuery().processInstanceId(pid)
+                    .taskDefinitionKey("UserTask_RegisterComposeHash").count()).as("one registration for the rollout").isEqualTo(1);
+            List<JsonNode> commits = new java.util.ArrayList<>();
+            for (JsonNode r : JSON.readTree(http.getForObject("/simulator/_admin/requests?since=" + since, String.class))) {
+                if (r.get("path").asText().endsWith("/commit-update") && r.get("status").asInt() == 202) {
+                    commits.add(JSON.readTree(r.get("body").asText()));
+                }
+            }
+            assertThat(commits).as("every CVM committed with the one transaction").hasSize(3)
+                    .allSatisfy(c -> {
+                        assertThat(c.get("transaction_hash").asText()).isEqualTo(transaction);
+                        assertThat(c.get("compose_hash").asText()).isEqualTo(composeHash);
+                    });
+        } finally {
+            http.postForEntity("/simulator/_admin/apps/" + appId + "/on-chain-kms", json(Map.of("enabled", false)), String.class);
+        }
+    }
+
+    /** With {@code Retry-After: 0}: a longer one than the client's cap (PT0.1S here) would end its attempts at once. */
     private void fault(String method, String pattern, int status, int times) {
-        ResponseEntity<String> r = http.postForEntity("/simulator/_admin/faults",
-                json(Map.of("method", method, "pathPattern", pattern, "status", status, "times", times)), String.class);
+        ResponseEntity<String> r = http.postForEntity("/simulator/_admin/faults", json(Map.of("method", method,
+                "pathPattern", pattern, "status", status, "times", times, "retryAfterSeconds", 0)), String.class);
         assertThat(r.getStatusCode().is2xxSuccessful()).isTrue();
     }
 

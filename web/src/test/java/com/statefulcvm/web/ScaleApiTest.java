@@ -131,6 +131,34 @@ class ScaleApiTest {
         assertThat(runtime.createProcessInstanceQuery().processDefinitionKey(ScaleVariables.PROCESS_KEY).count()).isZero();
     }
 
+    /**
+     * Issue 18: a scale-up that needs more CVMs than the workspace's quotas leave is refused when it is planned, with
+     * the numbers, and starts nothing (rather than failing half way with the service's "quota exceeded").
+     */
+    @Test
+    @Order(2)
+    void aScaleUpBeyondTheWorkspacesQuotasIsRefusedWithTheNumbers() throws Exception {
+        HttpHeaders key = new HttpHeaders();
+        key.set("X-API-Key", "test-key");
+        key.set("X-Phala-Version", "2026-05-22");
+        int cvms = JSON.readTree(http.exchange("/simulator/api/v1/cvms/paginated?page=1&page_size=100",
+                org.springframework.http.HttpMethod.GET, new HttpEntity<>(key), String.class).getBody()).get("total").asInt();
+        HttpHeaders json = new HttpHeaders();
+        json.setContentType(MediaType.APPLICATION_JSON);
+        assertThat(http.exchange("/simulator/_admin/quotas", org.springframework.http.HttpMethod.PUT,
+                new HttpEntity<>("{\"vmSlots\": " + cvms + "}", json), String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
+        try {
+            refused(post(admin(), SET, "{\"replicas\": 3}"), HttpStatus.BAD_REQUEST,
+                    "replicas: the scale-up of webscale to 3 needs 1 new CVM but workspace '");
+            refused(post(admin(), SET, "{\"replicas\": 4}"), HttpStatus.BAD_REQUEST,
+                    "is short: 2 VM slots needed, 0 left of " + cvms);
+            assertThat(runtime.createProcessInstanceQuery().processDefinitionKey(ScaleVariables.PROCESS_KEY).count()).isZero();
+        } finally {
+            http.exchange("/simulator/_admin/quotas", org.springframework.http.HttpMethod.PUT,
+                    new HttpEntity<>("{\"vmSlots\": 100}", json), String.class);
+        }
+    }
+
     @Test
     @Order(3)
     void aScaleToTheCurrentCountChangesNothingAndSaysSo() throws Exception {

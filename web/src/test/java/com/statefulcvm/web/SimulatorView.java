@@ -40,6 +40,8 @@ final class SimulatorView {
     void stop(String name) {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
+        // the newest shapes (compose_hash, in_progress): without the header the simulator answers the oldest
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name + "/stop", HttpMethod.POST,
                 new HttpEntity<>(headers), String.class);
         assertThat(response.getStatusCode().is2xxSuccessful()).as("stop " + name + ": " + response.getBody()).isTrue();
@@ -49,6 +51,8 @@ final class SimulatorView {
     JsonNode cvmOrNull(String name) throws Exception {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
+        // the newest shapes (compose_hash, in_progress): without the header the simulator answers the oldest
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name, HttpMethod.GET, new HttpEntity<>(headers), String.class);
         if (response.getStatusCode() == HttpStatus.NOT_FOUND) {
             return null;
@@ -64,6 +68,18 @@ final class SimulatorView {
     long lastEventSeq() throws Exception {
         JsonNode events = JSON.readTree(http.getForObject("/simulator/_admin/events", String.class));
         return events.isEmpty() ? 0 : events.get(events.size() - 1).get("seq").asLong();
+    }
+
+    /** When the last of the CVMs whose name starts with {@code prefix} began running (its current boot); null: none. */
+    java.time.Instant lastBoot(String prefix) throws Exception {
+        java.time.Instant last = null;
+        for (JsonNode e : JSON.readTree(http.getForObject("/simulator/_admin/events", String.class))) {
+            if (e.get("cvm").asText().startsWith(prefix) && "running".equals(e.get("to").asText())) {
+                java.time.Instant at = java.time.Instant.parse(e.get("at").asText());
+                last = last == null || at.isAfter(last) ? at : last;
+            }
+        }
+        return last;
     }
 
     List<JsonNode> eventsSince(long seq) throws Exception {

@@ -125,6 +125,7 @@ final class SoakFaults {
     Map<String, JsonNode> cvmsByName() {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "soak-test");
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> page = http.exchange("/simulator/api/v1/cvms/paginated?page=1&page_size=100", HttpMethod.GET,
                 new HttpEntity<>(headers), String.class);
         assertThat(page.getStatusCode()).as(page.getBody()).isEqualTo(HttpStatus.OK);
@@ -137,6 +138,7 @@ final class SoakFaults {
     JsonNode cvm(String name) {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "soak-test");
+        headers.set("X-Phala-Version", "2026-05-22");
         ResponseEntity<String> cvm = http.exchange("/simulator/api/v1/cvms/" + name, HttpMethod.GET, new HttpEntity<>(headers),
                 String.class);
         assertThat(cvm.getStatusCode()).as(cvm.getBody()).isEqualTo(HttpStatus.OK);

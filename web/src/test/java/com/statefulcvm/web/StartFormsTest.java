@@ -145,6 +145,13 @@ class StartFormsTest {
         }
     }
 
+    /** An approval appears in Tasklist a few steps after a start: the filter the application creates refreshes itself. */
+    @Test
+    void theAllTasksFilterRefreshesItself(@Autowired org.camunda.bpm.engine.FilterService filters) {
+        assertThat(filters.createFilterQuery().filterName("All tasks").list()).hasSize(1)
+                .allSatisfy(filter -> assertThat(filter.getProperties()).containsEntry("refresh", true));
+    }
+
     @Test
     void rolloutFormStartsTheSameRolloutAsRestAndOnlyOnePerSet() throws Exception {
         long before = everStarted("rollout");
@@ -182,6 +189,32 @@ class StartFormsTest {
         refused("rollout", rest, HttpStatus.CONFLICT, "a rollout of 'webapproved' is already running");
         assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("rollout").processInstanceBusinessKey("webapproved").count())
                 .isEqualTo(1);
+    }
+
+    /** Issue 18: a compose is checked before any procedure starts, on every start path, with the line and the reason. */
+    @Test
+    void aComposeThatIsNoComposeIsRefusedOnEveryStartPathWithItsLine() throws Exception {
+        long before = everStarted("rollout");
+        String notYaml = "this is: [not valid yaml";
+        String noImage = "services:\n  web:\n    ports: [\"8080:80\"]\n";
+
+        refused("rollout", submit("rollout", Map.of("replicaSet", SET, "dockerCompose", notYaml)), HttpStatus.BAD_REQUEST,
+                "dockerCompose: line 1: not valid YAML");
+        Map<String, Object> variables = Map.of(RolloutVariables.REPLICA_SET, Map.of("value", SET, "type", "String"),
+                RolloutVariables.TARGET_COMPOSE, Map.of("value", noImage, "type", "String"));
+        HttpHeaders json = new HttpHeaders();
+        json.setContentType(MediaType.APPLICATION_JSON);
+        refused("rollout", http.withBasicAuth("admin", "admin").postForEntity("/engine-rest/process-definition/key/rollout/start",
+                new HttpEntity<>(Map.of("variables", variables), json), String.class), HttpStatus.BAD_REQUEST,
+                "dockerCompose: line 2: service 'web' has neither 'image' nor 'build'");
+        assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", SET,
+                Map.of(RolloutVariables.REPLICA_SET, SET, RolloutVariables.TARGET_COMPOSE, "services: {}\n")))
+                .hasMessageContaining("dockerCompose: line 1: 'services' must be a mapping of at least one service");
+        ResponseEntity<String> rest = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/" + SET + "/rollouts",
+                new HttpEntity<>(JSON.writeValueAsString(Map.of("dockerCompose", notYaml)), json), String.class);
+        assertThat(rest.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(rest.getBody()).contains("dockerCompose: line 1: not valid YAML");
+        assertThat(everStarted("rollout")).as("nothing started, not even history").isEqualTo(before);
     }
 
     @Test

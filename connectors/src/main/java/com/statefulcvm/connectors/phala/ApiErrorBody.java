@@ -6,14 +6,20 @@ import com.statefulcvm.connectors.phala.model.PhalaJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The readable part of an error body. The API answers in several shapes (FastAPI {@code detail} as text or as a
  * validation list, a structured {@code error_code} object, a bare {@code message}, or plain text from a proxy);
  * this reduces each to one line and the error code, if any.
  */
-record ApiErrorBody(String errorCode, String message) {
+record ApiErrorBody(String errorCode, String message, Map<String, JsonNode> fields) {
+
+    ApiErrorBody(String errorCode, String message) {
+        this(errorCode, message, Map.of());
+    }
 
     private static final int MAX_TEXT = 300;
     private static final ObjectMapper MAPPER = PhalaJson.objectMapper();
@@ -29,7 +35,8 @@ record ApiErrorBody(String errorCode, String message) {
         }
         ApiErrorBody parsed = fromObject(root);
         return parsed.message() == null || parsed.message().isBlank()
-                ? new ApiErrorBody(parsed.errorCode(), parsed.errorCode() != null ? parsed.errorCode() : truncate(oneLine(text)))
+                ? new ApiErrorBody(parsed.errorCode(), parsed.errorCode() != null ? parsed.errorCode() : truncate(oneLine(text)),
+                        parsed.fields())
                 : parsed;
     }
 
@@ -50,10 +57,27 @@ record ApiErrorBody(String errorCode, String message) {
         String errorCode = textOrNull(root.get("error_code"));
         String message = textOrNull(root.get("message"));
         String details = fieldDetails(root.get("details"));
+        Map<String, JsonNode> fields = fieldValues(root.get("details"));
         if (details.isEmpty()) {
-            return new ApiErrorBody(errorCode, message);
+            return new ApiErrorBody(errorCode, message, fields);
         }
-        return new ApiErrorBody(errorCode, message == null ? details : message + " (" + details + ")");
+        return new ApiErrorBody(errorCode, message == null ? details : message + " (" + details + ")", fields);
+    }
+
+    /**
+     * {@code details: [{"field": "compose_hash", "value": "..."}]} as a map, the way the SDK reads an HTTP 465
+     * ({@code updateDockerCompose}: {@code new Map(detailsArray.map(d => [d.field, d.value]))}).
+     */
+    private static Map<String, JsonNode> fieldValues(JsonNode details) {
+        Map<String, JsonNode> fields = new LinkedHashMap<>();
+        if (details != null && details.isArray()) {
+            for (JsonNode item : details) {
+                if (item.isObject() && item.hasNonNull("field") && item.has("value")) {
+                    fields.put(item.get("field").asText(), item.get("value"));
+                }
+            }
+        }
+        return Map.copyOf(fields);
     }
 
     /** {@code [{"loc":["body","name"],"msg":"..."}]} becomes {@code body.name: ...; ...}. */
@@ -98,6 +122,10 @@ record ApiErrorBody(String errorCode, String message) {
             }
             String field = textOrNull(item.get("field"));
             String msg = textOrNull(item.get("message"));
+            if (msg == null && item.has("value")) {
+                // a value (a hash, an id, an object) is data for the caller, not words for a log line
+                continue;
+            }
             if (field == null) {
                 parts.add(String.valueOf(msg));
             } else {

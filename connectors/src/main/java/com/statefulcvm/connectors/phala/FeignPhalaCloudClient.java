@@ -6,16 +6,20 @@ import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.Attestation;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.connectors.phala.model.CommitRequest;
+import com.statefulcvm.connectors.phala.model.CommitUpdateResult;
 import com.statefulcvm.connectors.phala.model.CommittedCvm;
+import com.statefulcvm.connectors.phala.model.CurrentUser;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.CvmNetwork;
 import com.statefulcvm.connectors.phala.model.CvmState;
+import com.statefulcvm.connectors.phala.model.EnvEncryptPubkey;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.PhalaJson;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
 import com.statefulcvm.connectors.phala.model.RevisionPage;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
+import com.statefulcvm.connectors.phala.model.WorkspaceQuotas;
 import feign.ExceptionPropagationPolicy;
 import feign.Feign;
 import feign.FeignException;
@@ -27,6 +31,7 @@ import feign.jackson.JacksonEncoder;
 import feign.slf4j.Slf4jLogger;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,7 +62,7 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
                 .client(new ObservedClient(new Http2Client(http), observer))
                 // Must match the HttpClient above, or Http2Client builds a second client with other settings.
                 .options(new Request.Options(settings.connectTimeout(), settings.readTimeout(), false))
-                .encoder(new JacksonEncoder(mapper))
+                .encoder(new PhalaEncoder(new JacksonEncoder(mapper)))
                 .decoder(new JacksonDecoder(mapper))
                 .errorDecoder(new PhalaErrorDecoder(baseUrl, clock))
                 .retryer(new PhalaRetryer(settings.retry(), baseUrl, sleeper, observer))
@@ -132,10 +137,30 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
 
     @Override
     public UpdateResult updateDockerCompose(String cvmId, String dockerComposeYaml) {
+        return updateDockerCompose(cvmId, dockerComposeYaml, null, null);
+    }
+
+    @Override
+    public UpdateResult updateDockerCompose(String cvmId, String dockerComposeYaml, String composeHash, String transactionHash) {
         String id = segment("cvmId", cvmId);
         Objects.requireNonNull(dockerComposeYaml, "dockerComposeYaml");
-        return call("PATCH", "/cvms/" + id + "/docker-compose",
-                () -> api.updateDockerCompose(id, new PhalaCloudApi.DockerCompose(dockerComposeYaml)));
+        // as the SDK: each header only when given
+        Map<String, Object> headers = new LinkedHashMap<>();
+        if (composeHash != null && !composeHash.isBlank()) {
+            headers.put("X-Compose-Hash", composeHash);
+        }
+        if (transactionHash != null && !transactionHash.isBlank()) {
+            headers.put("X-Transaction-Hash", transactionHash);
+        }
+        return call("PATCH", "/cvms/" + id + "/docker-compose", () -> api.updateDockerCompose(id, headers, dockerComposeYaml));
+    }
+
+    @Override
+    public CommitUpdateResult commitUpdate(String cvmId, String token, String composeHash, String transactionHash) {
+        String id = segment("cvmId", cvmId);
+        PhalaCloudApi.CommitUpdate body = new PhalaCloudApi.CommitUpdate(Objects.requireNonNull(token, "token"),
+                Objects.requireNonNull(composeHash, "composeHash"), Objects.requireNonNull(transactionHash, "transactionHash"));
+        return call("POST", "/cvms/" + id + "/commit-update", () -> api.commitUpdate(id, body));
     }
 
     @Override
@@ -148,8 +173,18 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
     @Override
     public CvmInfo createAppInstance(String appId, AppInstanceRequest request) {
         String app = AppIds.bare(appId);
-        AppInstanceRequest body = request != null ? request : new AppInstanceRequest(null, null, null, null, null, null);
+        AppInstanceRequest body = request != null ? request : AppInstanceRequest.onNode(null);
         return call("POST", "/apps/" + app + "/instances", () -> api.createAppInstance(app, body));
+    }
+
+    @Override
+    public void renameCvm(String cvmId, String name) {
+        String id = segment("cvmId", cvmId);
+        PhalaCloudApi.NewName body = new PhalaCloudApi.NewName(Objects.requireNonNull(name, "name"));
+        call("PATCH", "/cvms/" + id + "/name", () -> {
+            api.rename(id, body);
+            return null;
+        });
     }
 
     @Override
@@ -183,12 +218,21 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
     }
 
     @Override
-    public UpdateResult redeployRevision(String appId, String revisionId, List<String> vmUuids) {
+    public EnvEncryptPubkey getAppEnvEncryptPubkey(String kms, String appId) {
+        String kmsId = segment("kms", kms);
         String app = AppIds.bare(appId);
-        String revision = segment("revisionId", revisionId);
-        List<String> uuids = List.copyOf(Objects.requireNonNull(vmUuids, "vmUuids"));
-        return call("POST", "/apps/" + app + "/revisions/" + revision + "/redeploy",
-                () -> api.redeployRevision(app, revision, new PhalaCloudApi.VmUuids(uuids)));
+        return call("GET", "/kms/" + kmsId + "/pubkey/" + app, () -> api.getAppEnvEncryptPubkey(kmsId, app));
+    }
+
+    @Override
+    public CurrentUser getCurrentUser() {
+        return call("GET", "/auth/me", api::getCurrentUser);
+    }
+
+    @Override
+    public WorkspaceQuotas getWorkspaceQuotas(String workspaceSlug) {
+        String slug = segment("workspaceSlug", workspaceSlug);
+        return call("GET", "/workspaces/" + slug + "/quotas", () -> api.getWorkspaceQuotas(slug));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package com.statefulcvm.connectors.phala;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,6 +13,8 @@ public class PhalaApiException extends RuntimeException {
 
     /** Status of a call that got no HTTP answer (connection refused, timeout, ...). */
     public static final int NO_RESPONSE = 0;
+    /** Non-standard: an on-chain KMS app's compose hash must be registered on chain first (SDK {@code updateDockerCompose}). */
+    public static final int ON_CHAIN_HASH_REQUIRED = 465;
 
     private final int status;
     private final String errorCode;
@@ -18,9 +22,16 @@ public class PhalaApiException extends RuntimeException {
     private final Duration retryAfter;
     private final String method;
     private final String path;
+    private final Map<String, JsonNode> detailFields;
+    private final boolean requestSent;
 
     public PhalaApiException(int status, String errorCode, String apiMessage, Duration retryAfter,
                              String method, String path, Throwable cause) {
+        this(status, errorCode, apiMessage, retryAfter, method, path, Map.of(), true, cause);
+    }
+
+    public PhalaApiException(int status, String errorCode, String apiMessage, Duration retryAfter, String method, String path,
+                      Map<String, JsonNode> detailFields, boolean requestSent, Throwable cause) {
         super(format(status, apiMessage, method, path), cause);
         this.status = status;
         this.errorCode = errorCode;
@@ -28,10 +39,13 @@ public class PhalaApiException extends RuntimeException {
         this.retryAfter = retryAfter;
         this.method = method;
         this.path = path;
+        this.detailFields = detailFields == null ? Map.of() : Map.copyOf(detailFields);
+        this.requestSent = requestSent;
     }
 
-    public static PhalaApiException noResponse(String method, String path, Throwable cause) {
-        return new PhalaApiException(NO_RESPONSE, null, describe(cause), null, method, path, cause);
+    /** No answer; {@code requestSent} false when the connection was never made, so the service cannot have acted. */
+    public static PhalaApiException noResponse(String method, String path, boolean requestSent, Throwable cause) {
+        return new PhalaApiException(NO_RESPONSE, null, describe(cause), null, method, path, Map.of(), requestSent, cause);
     }
 
     public int status() {
@@ -61,18 +75,38 @@ public class PhalaApiException extends RuntimeException {
         return path;
     }
 
+    /** The body's {@code details[]} as field to value (empty when it had none). */
+    public Map<String, JsonNode> detailFields() {
+        return detailFields;
+    }
+
     /**
-     * Whether the failure is transient by the API's rules: 409 without error code (another operation in progress),
-     * 429, 503, and a GET that got no answer. A thrown exception that says true means the client's own attempts ran
-     * out; the caller may try again later.
+     * Whether the call may be sent again as it is, by the API's rules: 429 (rate limited, nothing done), 409 without
+     * an error code (another operation is in progress on the CVM: refused, nothing done), and, for a call that changes
+     * nothing ({@link #isIdempotentCall()}), 500, 502, 503, 504 and no answer at all. A call that changes something and
+     * may have reached the service is never simply repeated: see {@link #isOutcomeUnknown()}.
      */
     public boolean isRetryable() {
-        return switch (status) {
-            case 409 -> errorCode == null;
-            case 429, 503 -> true;
-            case NO_RESPONSE -> "GET".equalsIgnoreCase(method);
-            default -> false;
-        };
+        if (status == 429 || (status == 409 && errorCode == null)) {
+            return true;
+        }
+        if (status == NO_RESPONSE && !requestSent) {
+            return true;
+        }
+        return isIdempotentCall() && (status == NO_RESPONSE || isServerFailure());
+    }
+
+    /**
+     * A call that changes something got a 500, 502, 503, 504 or no answer after it was sent: the service may have
+     * acted on it. Read back what exists before sending it again.
+     */
+    public boolean isOutcomeUnknown() {
+        return !isIdempotentCall() && ((status == NO_RESPONSE && requestSent) || isServerFailure());
+    }
+
+    /** GETs, and the one POST that only reads ({@code /status/batch}, SDK {@code getCvmStatusBatch}). */
+    public boolean isIdempotentCall() {
+        return IdempotentCalls.isIdempotent(method, path);
     }
 
     public boolean isNoResponse() {
@@ -89,7 +123,16 @@ public class PhalaApiException extends RuntimeException {
 
     /** 465: the new compose hash must be registered on chain before the update can go on. */
     public boolean isOnChainHashRequired() {
-        return status == 465;
+        return status == ON_CHAIN_HASH_REQUIRED;
+    }
+
+    /** The 465's details as the SDK reads them; empty for any other answer or one without a compose hash and app id. */
+    public Optional<OnChainHashRequired> onChainHashRequired() {
+        return isOnChainHashRequired() ? OnChainHashRequired.from(detailFields) : Optional.empty();
+    }
+
+    private boolean isServerFailure() {
+        return status == 500 || status == 502 || status == 503 || status == 504;
     }
 
     private static String format(int status, String apiMessage, String method, String path) {

@@ -17,7 +17,12 @@ public record PhalaCloudSettings(
         RetrySettings retry) {
 
     public static final String DEFAULT_BASE_URL = "https://cloud-api.phala.com/api/v1";
-    public static final String DEFAULT_API_VERSION = "2026-05-22";
+    /**
+     * The version the official SDK {@code @phala/cloud} 0.2.9 sends by default ({@code DEFAULT_API_VERSION} in its
+     * {@code client.ts}; it speaks 2025-10-28 and 2026-01-21 only), so every answer has a schema in that SDK to check
+     * it against. The Terraform provider sends 2026-05-22 (hashed ids in every answer), which that SDK cannot read.
+     */
+    public static final String DEFAULT_API_VERSION = "2026-01-21";
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
 

@@ -42,7 +42,8 @@ final class PhalaErrorDecoder implements ErrorDecoder {
         Duration retryAfter = RetryAfter.parse(firstHeader(response, "Retry-After"), clock).orElse(null);
         String method = response.request().httpMethod().name();
         String path = RequestPaths.relative(baseUrl, response.request().url());
-        return new PhalaApiException(status, body.errorCode(), body.message(), retryAfter, method, path, null);
+        return new PhalaApiException(status, body.errorCode(), body.message(), retryAfter, method, path, body.fields(),
+                true, null);
     }
 
     private static byte[] readBody(Response response) {

@@ -3,10 +3,15 @@ package com.statefulcvm.connectors.phala;
 import feign.RequestInterceptor;
 import feign.RequestTemplate;
 
-/** Adds the headers every Phala Cloud call needs. */
+/**
+ * Adds the headers the SDK's client sends with every call ({@code X-Phala-Version}, {@code Content-Type:
+ * application/json} unless the call sets its own, {@code X-API-Key} when there is a key).
+ */
 final class PhalaHeadersInterceptor implements RequestInterceptor {
 
     static final String API_KEY = "X-API-Key";
+    /** Ours, so that a request journal (the simulator's) can tell this client's requests from others'. */
+    static final String USER_AGENT = "stateful-cvm-orchestrator/phala-client";
     static final String API_VERSION = "X-Phala-Version";
     private static final String JSON = "application/json";
 
@@ -24,8 +29,12 @@ final class PhalaHeadersInterceptor implements RequestInterceptor {
             template.header(API_KEY, apiKey);
         }
         template.header(API_VERSION, apiVersion);
-        template.header("Content-Type", JSON);
+        // the compose update sends text/yaml; a second Content-Type would make the request ambiguous
+        if (template.headers().keySet().stream().noneMatch("Content-Type"::equalsIgnoreCase)) {
+            template.header("Content-Type", JSON);
+        }
         template.header("Accept", JSON);
+        template.header("User-Agent", USER_AGENT);
     }
 
     @Override

@@ -4,17 +4,19 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the client retries transient answers (409 without error code, 429, 503, and transport errors of GETs).
+ * How the client retries what {@link PhalaApiException#isRetryable()} calls transient: short and bounded, because the
+ * engine owns the long retries (a failed job is retried by Camunda, durable and visible). A server's Retry-After is
+ * honoured: never retried sooner; one longer than {@code maxBackoff} ends the client's attempts.
  *
  * @param maxAttempts    attempts in total, the first one included; 1 disables retries
  * @param initialBackoff wait before the first retry; doubles on each further retry
- * @param maxBackoff     cap of every wait, also of a server's Retry-After
+ * @param maxBackoff     cap of every backoff, and the longest Retry-After the client waits itself
  */
 public record RetrySettings(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
 
-    public static final int DEFAULT_MAX_ATTEMPTS = 4;
-    public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
-    public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(20);
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
+    public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(5);
 
     public RetrySettings {
         if (maxAttempts < 1) {
@@ -42,6 +44,11 @@ public record RetrySettings(int maxAttempts, Duration initialBackoff, Duration m
         long millis = initialBackoff.toMillis();
         long wanted = millis > Long.MAX_VALUE / factor ? Long.MAX_VALUE : millis * factor;
         return cap(Duration.ofMillis(wanted));
+    }
+
+    /** Whether a server's Retry-After is short enough for the client to wait it itself. */
+    public boolean waitsFor(Duration retryAfter) {
+        return retryAfter.compareTo(maxBackoff) <= 0;
     }
 
     public Duration cap(Duration wait) {

@@ -37,11 +37,11 @@ class PhalaCallObserverTest extends WireMockApiSupport {
 
     @Test
     void eachAttemptAndEachRetryIsReportedByOperationNotByUrl() {
-        stubSequence(() -> post(api("/cvms/cvm_1/start")), aResponse().withStatus(503), okJson(CVM));
+        stubSequence(() -> get(api("/cvms/cvm_1")), aResponse().withStatus(503), okJson(CVM));
 
-        observed().start("cvm_1");
+        observed().getCvm("cvm_1");
 
-        assertThat(seen).containsExactly("start 503", "retry start 503", "start 200");
+        assertThat(seen).containsExactly("getCvm 503", "retry getCvm 503", "getCvm 200");
     }
 
     @Test

@@ -40,7 +40,9 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
                 "{\"detail\":[{\"loc\":[\"body\",\"instance_type\"],\"msg\":\"field required\",\"type\":\"missing\"}]}")));
 
         PhalaApiException e = apiError(() -> clientWithoutRetries()
-                .provision(new ProvisionRequest("slot-a", null, null, null, null, null, null)));
+                .provision(new ProvisionRequest("slot-a", null,
+                        new ProvisionRequest.Compose(null, null, "services: {}", null, null, null, null, null, null),
+                        null, null, null, null)));
 
         assertThat(e.status()).isEqualTo(422);
         assertThat(e.apiMessage()).isEqualTo("body.instance_type: field required");

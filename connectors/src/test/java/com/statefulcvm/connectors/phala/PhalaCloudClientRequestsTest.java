@@ -20,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.statefulcvm.connectors.phala.model.AppInfo;
 import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
-import com.statefulcvm.connectors.phala.model.ComposeFile;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class PhalaCloudClientRequestsTest extends WireMockApiSupport {
 
     private static final String HEX = "0123456789abcdef0123456789abcdef01234567";
-    private static final String ACCEPTED = "{\"status\":\"in_progress\",\"correlation_id\":\"corr-1\",\"requires_on_chain_hash\":false}";
+    private static final String ACCEPTED = "{\"status\":\"in_progress\",\"message\":\"accepted\",\"correlation_id\":\"corr-1\"}";
 
     @Test
     void everyCallSendsKeyVersionAndJsonHeaders() {
@@ -47,7 +46,7 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
 
         wm.verify(getRequestedFor(urlEqualTo(api("/cvms/cvm_1")))
                 .withHeader("X-API-Key", equalTo(API_KEY))
-                .withHeader("X-Phala-Version", equalTo("2026-05-22"))
+                .withHeader("X-Phala-Version", equalTo("2026-01-21"))
                 .withHeader("Content-Type", equalTo("application/json"))
                 .withHeader("Accept", equalTo("application/json")));
     }
@@ -103,7 +102,7 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
 
         assertThat(cvm.vmUuid()).isEqualTo("uuid-1");
         assertThat(cvm.instanceId()).isEqualTo("abc");
-        assertThat(cvm.resource().memoryInGb()).isEqualTo(2);
+        assertThat(cvm.resource().memoryInGb()).isEqualTo(2.0);
         assertThat(cvm.nodeInfo().id()).isEqualTo("7");
         assertThat(cvm.os().osImageHash()).isEqualTo("oh");
         assertThat(cvm.gateway().baseDomain()).isEqualTo("dstack-prod5.phala.network");
@@ -126,7 +125,7 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
     }
 
     @Test
-    void dockerComposeIsPatchedAsJson() {
+    void dockerComposeIsPatchedAsRawYamlLikeTheSdk() {
         wm.stubFor(patch(api("/cvms/cvm_1/docker-compose")).willReturn(aResponse().withStatus(202)
                 .withHeader("Content-Type", "application/json").withBody(ACCEPTED)));
         String yaml = "services:\n  db:\n    image: postgres:16\n";
@@ -135,10 +134,51 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
 
         assertThat(result.status()).isEqualTo(UpdateResult.IN_PROGRESS);
         assertThat(result.correlationId()).isEqualTo("corr-1");
-        assertThat(result.requiresOnChainHash()).isFalse();
         wm.verify(patchRequestedFor(urlEqualTo(api("/cvms/cvm_1/docker-compose")))
-                .withHeader("Content-Type", equalTo("application/json"))
-                .withRequestBody(equalToJson("{\"docker_compose_file\":\"services:\\n  db:\\n    image: postgres:16\\n\"}")));
+                .withHeader("Content-Type", equalTo("text/yaml"))
+                .withHeader("X-Compose-Hash", absent())
+                .withHeader("X-Transaction-Hash", absent())
+                .withRequestBody(equalTo(yaml)));
+    }
+
+    @Test
+    void phaseTwoOfAnOnChainUpdateCarriesBothHashHeaders() {
+        wm.stubFor(patch(api("/cvms/cvm_1/docker-compose")).willReturn(aResponse().withStatus(202)
+                .withHeader("Content-Type", "application/json").withBody(ACCEPTED)));
+
+        clientWithoutRetries().updateDockerCompose("cvm_1", "services: {}\n", "ab".repeat(32), "0x" + "cd".repeat(32));
+
+        wm.verify(patchRequestedFor(urlEqualTo(api("/cvms/cvm_1/docker-compose")))
+                .withHeader("Content-Type", equalTo("text/yaml"))
+                .withHeader("X-Compose-Hash", equalTo("ab".repeat(32)))
+                .withHeader("X-Transaction-Hash", equalTo("0x" + "cd".repeat(32)))
+                .withRequestBody(equalTo("services: {}\n")));
+    }
+
+    @Test
+    void a465IsReadAsTheSdkReadsItAndCommittedWithTheToken() {
+        wm.stubFor(patch(api("/cvms/cvm_1/docker-compose")).willReturn(status(465, """
+                {"detail":{"message":"register it","details":[
+                  {"field":"compose_hash","value":"%s"},{"field":"app_id","value":"%s"},
+                  {"field":"device_id","value":"dev1"},{"field":"kms_info","value":{"id":"k","chain_id":8453}},
+                  {"field":"commit_token","value":"tok-1"}]}}""".formatted("ab".repeat(32), HEX))));
+        wm.stubFor(post(api("/cvms/cvm_1/commit-update")).willReturn(status(202,
+                "{\"correlation_id\":\"corr-2\",\"status\":\"in_progress\"}")));
+
+        PhalaApiException e = apiError(() -> clientWithoutRetries().updateDockerCompose("cvm_1", "services: {}\n"));
+        var required = e.onChainHashRequired().orElseThrow();
+        var committed = clientWithoutRetries().commitUpdate("cvm_1", required.commitToken(), required.composeHash(),
+                "0x" + "ef".repeat(32));
+
+        assertThat(e.isOnChainHashRequired()).isTrue();
+        assertThat(required.appId()).isEqualTo(HEX);
+        assertThat(required.deviceId()).isEqualTo("dev1");
+        assertThat(required.kmsInfo()).contains("8453");
+        assertThat(required.contractCall()).isEqualTo("addComposeHash(0x" + "ab".repeat(32) + ")");
+        assertThat(required.appContractAddress()).isEqualTo("0x" + HEX);
+        assertThat(committed.correlationId()).isEqualTo("corr-2");
+        wm.verify(postRequestedFor(urlEqualTo(api("/cvms/cvm_1/commit-update"))).withRequestBody(equalToJson(
+                "{\"token\":\"tok-1\",\"compose_hash\":\"" + "ab".repeat(32) + "\",\"transaction_hash\":\"0x" + "ef".repeat(32) + "\"}")));
     }
 
     @Test
@@ -189,48 +229,82 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
     }
 
     @Test
-    void revisionsArePagedAndRedeployTargetsTheRevision() {
+    void revisionsArePagedAndTriggeredByIsAUserReference() {
         wm.stubFor(get(api("/apps/" + HEX + "/revisions?page=2&page_size=5")).willReturn(okJson("""
-                {"revisions":[{"revision_id":"r9","compose_hash":"h9","operation_type":"update"}],
+                {"revisions":[{"revision_id":"r9","compose_hash":"h9","operation_type":"update",
+                   "triggered_by":{"object_type":"user","id":"u_1","username":"alice","avatar_url":null}},
+                  {"revision_id":"r8","compose_hash":"h8","operation_type":"create","triggered_by":null}],
                  "total":6,"page":2,"page_size":5,"total_pages":2}""")));
-        wm.stubFor(post(api("/apps/" + HEX + "/revisions/r9/redeploy")).willReturn(okJson(ACCEPTED)));
 
         RevisionPage page = clientWithoutRetries().listRevisions("app_" + HEX, 2, 5);
-        UpdateResult redeploy = clientWithoutRetries().redeployRevision("app_" + HEX, "r9", List.of("u1"));
 
-        assertThat(page.revisions()).singleElement().satisfies(r -> assertThat(r.composeHash()).isEqualTo("h9"));
+        assertThat(page.revisions()).hasSize(2);
+        assertThat(page.revisions().get(0).composeHash()).isEqualTo("h9");
+        assertThat(page.revisions().get(0).triggeredBy().username()).isEqualTo("alice");
+        assertThat(page.revisions().get(1).triggeredBy()).isNull();
         assertThat(page.totalPages()).isEqualTo(2);
-        assertThat(redeploy.correlationId()).isEqualTo("corr-1");
-        wm.verify(postRequestedFor(urlEqualTo(api("/apps/" + HEX + "/revisions/r9/redeploy")))
-                .withRequestBody(equalToJson("{\"vm_uuids\":[\"u1\"]}")));
     }
 
     @Test
-    void provisionOmitsNullsAndNestsTheComposeFile() {
+    void provisionSendsTheNodeAsANumericTeepodIdAndTheSdksComposeFields() {
         wm.stubFor(post(api("/cvms/provision")).willReturn(okJson("""
                 {"app_id":"app_x","compose_hash":"h","app_env_encrypt_pubkey":"pk","os_image_hash":"o",
-                 "instance_type":"tdx.small","node_id":12}""")));
+                 "instance_type":"tdx.small","teepod_id":12,"kms_id":"kms-1"}""")));
 
-        ProvisionResult result = clientWithoutRetries().provision(new ProvisionRequest("db-0", "tdx.small",
-                ComposeFile.ofDockerCompose("db", "services: {}"), 20, null, null, null));
+        ProvisionResult result = clientWithoutRetries().provision(new ProvisionRequest("db-0", null,
+                new ProvisionRequest.Compose(null, null, "services: {}", null, null, null, null, null, null), 20, 12L,
+                null, null));
 
         assertThat(result.appEnvEncryptPubkey()).isEqualTo("pk");
-        assertThat(result.nodeId()).isEqualTo("12");
+        assertThat(result.nodeId()).isEqualTo(12L);
+        assertThat(result.kmsId()).isEqualTo("kms-1");
         wm.verify(postRequestedFor(urlEqualTo(api("/cvms/provision"))).withRequestBody(equalToJson("""
-                {"name":"db-0","instance_type":"tdx.small","disk_size":20,
-                 "compose_file":{"name":"db","docker_compose_file":"services: {}"}}""")));
+                {"name":"db-0","instance_type":"tdx.small","disk_size":20,"teepod_id":12,
+                 "compose_file":{"name":"","docker_compose_file":"services: {}"}}""")));
     }
 
     @Test
-    void createAppInstancePostsUnderTheBareAppId() {
+    void createAppInstancePostsANumericNodeAndNoNameUnderTheBareAppId() {
         wm.stubFor(post(api("/apps/" + HEX + "/instances"))
-                .willReturn(okJson("{\"id\":\"cvm_9\",\"name\":\"db-2\",\"status\":\"pending\"}")));
+                .willReturn(okJson("{\"id\":17,\"name\":\"db-abcde\",\"status\":\"pending\",\"vm_uuid\":\"u9\"}")));
 
-        CvmInfo cvm = clientWithoutRetries().createAppInstance("app_" + HEX,
-                new AppInstanceRequest("db-2", null, null, null, null, null));
+        CvmInfo cvm = clientWithoutRetries().createAppInstance("app_" + HEX, AppInstanceRequest.onNode(3L));
 
         assertThat(cvm.status()).isEqualTo("pending");
-        wm.verify(postRequestedFor(urlEqualTo(api("/apps/" + HEX + "/instances"))).withRequestBody(equalToJson("{\"name\":\"db-2\"}")));
+        assertThat(cvm.id()).isEqualTo("17");
+        wm.verify(postRequestedFor(urlEqualTo(api("/apps/" + HEX + "/instances"))).withRequestBody(equalToJson("{\"node_id\":3}")));
+    }
+
+    @Test
+    void renamePatchesTheNameAndReadsNoBody() {
+        wm.stubFor(patch(api("/cvms/cvm_9/name")).willReturn(aResponse().withStatus(204)));
+
+        clientWithoutRetries().renameCvm("cvm_9", "db-2");
+
+        wm.verify(patchRequestedFor(urlEqualTo(api("/cvms/cvm_9/name")))
+                .withHeader("Content-Type", equalTo("application/json"))
+                .withRequestBody(equalToJson("{\"name\":\"db-2\"}")));
+    }
+
+    @Test
+    void kmsPubkeyCurrentUserAndQuotas() {
+        wm.stubFor(get(api("/kms/phala/pubkey/" + HEX)).willReturn(okJson("{\"public_key\":\"pk\",\"signature\":\"sig\"}")));
+        wm.stubFor(get(api("/auth/me")).willReturn(okJson("""
+                {"user":{"username":"alice"},"workspace":{"id":"ws1","name":"W","slug":"w-1","tier":"pro","role":"owner"},
+                 "credits":{"balance":1}}""")));
+        wm.stubFor(get(api("/workspaces/w-1/quotas")).willReturn(okJson("""
+                {"team_slug":"w-1","tier":"pro","quotas":{"vm_slots":{"limit":10,"remaining":2},
+                 "vcpu":{"limit":40,"remaining":3},"memory_mb":{"limit":81920,"remaining":4096},
+                 "disk_gb":{"limit":1000,"remaining":100}},"as_of":"2026-01-01T00:00:00Z"}""")));
+
+        var key = clientWithoutRetries().getAppEnvEncryptPubkey("phala", "app_" + HEX);
+        var me = clientWithoutRetries().getCurrentUser();
+        var quotas = clientWithoutRetries().getWorkspaceQuotas(me.workspace().slug());
+
+        assertThat(key.signature()).isEqualTo("sig");
+        assertThat(me.workspace().slug()).isEqualTo("w-1");
+        assertThat(quotas.quotas().vmSlots().remaining()).isEqualTo(2);
+        assertThat(quotas.quotas().memoryMb().limit()).isEqualTo(81920);
     }
 
     @Test

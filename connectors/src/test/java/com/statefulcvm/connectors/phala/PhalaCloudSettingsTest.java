@@ -12,7 +12,7 @@ class PhalaCloudSettingsTest {
     void defaults() {
         PhalaCloudSettings settings = new PhalaCloudSettings(null, null, null, null, null, null);
         assertThat(settings.baseUrl()).isEqualTo("https://cloud-api.phala.com/api/v1");
-        assertThat(settings.apiVersion()).isEqualTo("2026-05-22");
+        assertThat(settings.apiVersion()).isEqualTo("2026-01-21");
         assertThat(settings.connectTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.readTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.retry()).isEqualTo(RetrySettings.defaults());

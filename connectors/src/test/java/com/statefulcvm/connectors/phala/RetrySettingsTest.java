@@ -11,14 +11,14 @@ class RetrySettingsTest {
     @Test
     void defaultsFollowTheApiDoc() {
         RetrySettings defaults = RetrySettings.defaults();
-        assertThat(defaults.maxAttempts()).isEqualTo(4);
-        assertThat(defaults.initialBackoff()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(defaults.maxBackoff()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(defaults.maxAttempts()).isEqualTo(3);
+        assertThat(defaults.initialBackoff()).isEqualTo(Duration.ofMillis(500));
+        assertThat(defaults.maxBackoff()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
     void backoffDoublesUntilTheCap() {
-        RetrySettings settings = RetrySettings.defaults();
+        RetrySettings settings = new RetrySettings(4, Duration.ofSeconds(1), Duration.ofSeconds(20));
         assertThat(settings.backoff(0)).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.backoff(1)).isEqualTo(Duration.ofSeconds(2));
         assertThat(settings.backoff(4)).isEqualTo(Duration.ofSeconds(16));

@@ -88,7 +88,7 @@ public class ApplyPlannedAction implements JavaDelegate {
                 "slot " + slot + " has no CVM to update in place; heal or scale creates it"));
         if (!ComposeText.same(cvm.dockerCompose(), target)) {
             // with an env change too, the env update follows once the CVM has settled on the compose (AwaitCvmRunning)
-            return updater.ensureUpdateRequested(scope, cvm, target);
+            return updater.ensureUpdateRequested(execution, scope, cvm, target);
         }
         if (envs.pending(execution, RolloutAction.RESTART)) {
             // the env update restarts the CVM: it is this slot's update

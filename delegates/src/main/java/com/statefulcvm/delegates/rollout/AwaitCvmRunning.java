@@ -22,9 +22,7 @@ import org.springframework.stereotype.Component;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.AWAITED_SLOT;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_RUNNING;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_WAIT_FALLBACK;
 import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 
 /**
@@ -90,16 +88,12 @@ public class AwaitCvmRunning implements JavaDelegate {
                 running = true;
                 stage = "CVM " + cvm.name() + " is running the target compose; attesting and probing health";
             } else if (cvm.isSettled() && !hasTarget) {
-                stage = updater.ensureUpdateRequested(scope, cvm, target);
+                stage = updater.ensureUpdateRequested(execution, scope, cvm, target);
             } else {
                 stage = "waiting for CVM " + cvm.name() + ": status " + cvm.status() + (cvm.isSettled() ? "" : ", operation in progress");
             }
             conditions.set(spec, slot, ConditionType.Running, running, "status " + cvm.status()
                     + (hasTarget ? "" : ", compose not yet the target"));
-        }
-        if (!running && execution.hasVariable(CVM_WAIT_FALLBACK) && !slot.equals(execution.getVariableLocal(AWAITED_SLOT))) {
-            // a rollout's step waits for the step waker, which looks for the slots it finds here
-            execution.setVariableLocal(AWAITED_SLOT, slot);
         }
         execution.setVariable(CVM_RUNNING, running);
         execution.setVariable(STAGE, stage);

@@ -16,6 +16,8 @@ import com.statefulcvm.fleet.RolloutPlanner;
 import com.statefulcvm.fleet.UpdatePolicy;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import java.time.Duration;
@@ -34,6 +36,8 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
  */
 @Component("planRollout")
 public class PlanRollout implements JavaDelegate {
+
+    private static final Logger log = LoggerFactory.getLogger(PlanRollout.class);
 
     private final ReplicaSets replicaSets;
     private final RolloutPlanning planning;
@@ -68,8 +72,11 @@ public class PlanRollout implements JavaDelegate {
                 "the whole compose: GET /api/replica-sets/" + spec.getName() + "/revisions"));
         execution.setVariable("planRefused", plan.refused());
         if (plan.refused()) {
-            execution.setVariable(OUTCOME, "refused: " + String.join("; ", plan.refusals()));
-            execution.setVariable(STAGE, "refused: " + String.join("; ", plan.refusals()));
+            String refusal = "refused: " + String.join("; ", plan.refusals());
+            execution.setVariable(OUTCOME, refusal);
+            execution.setVariable(STAGE, refusal);
+            // the start was accepted before this plan: the log says why the rollout ends at once, as its report does
+            log.warn("Rollout {} of '{}' {}", execution.getProcessInstanceId(), spec.getName(), refusal);
             return;
         }
         Optional<Revision> lastGood = revisions.currentRevision(spec.getName());

@@ -94,7 +94,11 @@ public final class RolloutVariables {
     public static final String NEXT_PROBE_AT = "nextProbeAt";
     /** Local to an instance step: when the step probes anyway if the step waker did not wake it (the timer's due date). */
     public static final String PROBE_FALLBACK_AT = "probeFallbackAt";
-    /** Local to an instance step waiting for its CVM: the slot the step waker watches for it. */
+    /**
+     * Local to a step's wait for its CVM (set as the wait begins: the event-based gateway is a scope of its own, whose
+     * execution holds the message subscription): the slot the step waker watches for it. The wait for the next probe
+     * copies nextProbeAt to its own scope the same way.
+     */
     public static final String AWAITED_SLOT = "awaitedSlot";
     /** How long a step waits for its CVM before it polls anyway when the step waker did not wake it (ISO duration). */
     public static final String CVM_WAIT_FALLBACK = "cvmWaitFallback";

@@ -38,6 +38,11 @@ public final class TaskDecisions {
         if (comment != null) {
             task.setVariableLocal(DECISION_COMMENT, comment);
         }
+        // the form's comment lands in one variable of the procedure: moved into this decision's record, so that the
+        // next decision does not find it and take it for its own
+        if (task.hasVariable(COMMENT)) {
+            task.removeVariable(COMMENT);
+        }
         DelegateExecution execution = task.getExecution();
         DelegateExecution process = execution == null ? null : execution.getProcessInstance();
         if (process == null) {

@@ -3,6 +3,7 @@ package com.statefulcvm.delegates.scale;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.WorkspaceQuotas;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Slots;
@@ -32,11 +33,13 @@ public class ScalePlanning {
     private final ReplicaSets replicaSets;
     private final PhalaCloudClient phala;
     private final ScaleRegistry scales;
+    private final WorkspaceQuotas quotas;
 
-    public ScalePlanning(ReplicaSets replicaSets, PhalaCloudClient phala, ScaleRegistry scales) {
+    public ScalePlanning(ReplicaSets replicaSets, PhalaCloudClient phala, ScaleRegistry scales, WorkspaceQuotas quotas) {
         this.replicaSets = replicaSets;
         this.phala = phala;
         this.scales = scales;
+        this.quotas = quotas;
     }
 
     /** The most replicas the set may be scaled to. */
@@ -45,9 +48,25 @@ public class ScalePlanning {
         return file.getScaling().maxReplicasFor(file.getReplicas(), FleetValidator.MAX_REPLICAS);
     }
 
-    /** Why the request cannot be planned ({@code replicas: ...}, or the workload type's missing procedures), if so. */
+    /**
+     * Why the request cannot be planned ({@code replicas: ...}, the workload type's missing procedures, or new CVMs
+     * beyond the workspace's quotas), if so.
+     */
     public Optional<String> refusal(String set, Object requested, RepositoryService repository) {
-        return ScalePlan.refusal(requested, maxReplicas(set)).or(() -> missingProcedures(replicaSets.spec(set).getWorkloadType(), repository));
+        return ScalePlan.refusal(requested, maxReplicas(set))
+                .or(() -> missingProcedures(replicaSets.spec(set).getWorkloadType(), repository))
+                .or(() -> quotaRefusal(set, ((Number) requested).intValue()));
+    }
+
+    /** A scale-up creates a CVM for each added slot that has none (a retained slot's CVM is started again). */
+    private Optional<String> quotaRefusal(String set, int requested) {
+        ScalePlan plan = plan(set, requested);
+        if (plan.direction() != ScalePlan.Direction.UP) {
+            return Optional.empty();
+        }
+        Set<Integer> retained = scales.retained(set).stream().map(RetainedSlot::ordinal).collect(Collectors.toSet());
+        int newCvms = (int) plan.toAdd().stream().filter(ordinal -> !retained.contains(ordinal)).count();
+        return quotas.refusal("replicas: the scale-up of " + set + " to " + requested, replicaSets.spec(set), newCvms);
     }
 
     public ScalePlan plan(String set, int requested) {

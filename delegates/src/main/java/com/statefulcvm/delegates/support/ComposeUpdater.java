@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.support;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ComposeText;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -17,20 +18,28 @@ public class ComposeUpdater {
     private static final Logger log = LoggerFactory.getLogger(ComposeUpdater.class);
 
     private final PhalaEffects effects;
+    private final OnChainRegistrations onChain;
 
-    public ComposeUpdater(PhalaEffects effects) {
+    public ComposeUpdater(PhalaEffects effects, OnChainRegistrations onChain) {
         this.effects = effects;
+        this.onChain = onChain;
     }
 
-    /** @return what happened, in words for the process's {@code stage} variable */
-    public String ensureUpdateRequested(EffectScope scope, CvmInfo cvm, String targetCompose) {
+    /**
+     * An on-chain KMS app's update is committed with the rollout's registration, or waits for it
+     * ({@link OnChainRegistrations}): the same intention, delivered in its phase 2.
+     *
+     * @return what happened, in words for the process's {@code stage} variable
+     */
+    public String ensureUpdateRequested(DelegateExecution execution, EffectScope scope, CvmInfo cvm, String targetCompose) {
         if (!cvm.isSettled()) {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); waiting for it to settle";
         }
         if (ComposeText.same(cvm.dockerCompose(), targetCompose)) {
             return "CVM " + cvm.name() + " already has the target compose; not updated again";
         }
-        EffectOutcome outcome = effects.updateCompose(scope, cvm, targetCompose);
+        EffectOutcome outcome = onChain.send(execution, cvm, () -> effects.updateCompose(scope, cvm, targetCompose),
+                (required, transaction) -> effects.commitComposeUpdate(scope, cvm, targetCompose, required, transaction));
         if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
             log.info("Requested compose update of {} ({}): {}", cvm.name(), cvm.id(), outcome.intent().outcome());
         }

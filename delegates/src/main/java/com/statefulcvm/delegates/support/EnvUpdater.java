@@ -31,9 +31,11 @@ public class EnvUpdater {
     private static final Logger log = LoggerFactory.getLogger(EnvUpdater.class);
 
     private final PhalaEffects effects;
+    private final OnChainRegistrations onChain;
 
-    public EnvUpdater(PhalaEffects effects) {
+    public EnvUpdater(PhalaEffects effects, OnChainRegistrations onChain) {
         this.effects = effects;
+        this.onChain = onChain;
     }
 
     /** True when the rollout carries an env change that this slot's {@code action} still has to ask for. */
@@ -58,8 +60,11 @@ public class EnvUpdater {
             return "CVM " + cvm.name() + " is busy (" + cvm.status() + "); its env update follows once it settles";
         }
         List<String> keys = envKeys(execution);
-        EffectOutcome outcome = effects.updateEnvs(EffectScope.of(execution), cvm,
-                new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys));
+        EffectScope scope = EffectScope.of(execution);
+        EnvUpdate update = new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys);
+        // new env_keys change an on-chain KMS app's compose hash: phase 2 sends the hashes in the body (SDK updateCvmEnvs)
+        EffectOutcome outcome = onChain.send(execution, cvm, () -> effects.updateEnvs(scope, cvm, update),
+                (required, transaction) -> effects.updateEnvs(scope, cvm, update.withOnChainCommit(required.composeHash(), transaction)));
         if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
             log.info("Requested env update of {} ({}), variables {}: {}", cvm.name(), cvm.id(), keys, outcome.intent().outcome());
         }

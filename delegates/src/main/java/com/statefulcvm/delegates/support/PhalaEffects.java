@@ -2,7 +2,8 @@ package com.statefulcvm.delegates.support;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
-import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
+import com.statefulcvm.connectors.phala.OnChainHashRequired;
+import com.statefulcvm.connectors.phala.model.CommitUpdateResult;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
@@ -107,16 +108,31 @@ public class PhalaEffects {
                 () -> describe(phala.updateDockerCompose(cvm.id(), compose)));
     }
 
+    /**
+     * Phase 2 of an on-chain KMS app's compose update, the same intention as {@link #updateCompose} (its key): committed
+     * with the 465's one-time token ({@code POST /cvms/{id}/commit-update}), or, when the 465 carried none, the same
+     * update again with the registration's hashes ({@code X-Compose-Hash}, {@code X-Transaction-Hash}).
+     */
+    public EffectOutcome commitComposeUpdate(EffectScope scope, CvmInfo cvm, String compose, OnChainHashRequired required,
+                                             String transactionHash) {
+        return apply(scope, Effect.UPDATE_COMPOSE, ComposeText.digest(compose), cvm.id(), () -> required.commitToken() != null
+                ? describe(phala.commitUpdate(cvm.id(), required.commitToken(), required.composeHash(), transactionHash))
+                : describe(phala.updateDockerCompose(cvm.id(), compose, required.composeHash(), transactionHash)));
+    }
+
     /** Keyed by nothing but the scope: an env cannot be read back, so one env update per attempt is all a step asks. */
     public EffectOutcome updateEnvs(EffectScope scope, CvmInfo cvm, EnvUpdate update) {
         return apply(scope, Effect.UPDATE_ENV, null, cvm.id(), () -> describe(phala.updateEnvs(cvm.id(), update))
                 + "; variables " + String.join(", ", update.envKeys()));
     }
 
-    /** A new CVM named after the slot; its intent names the slot, as the CVM has no id yet. */
-    public EffectOutcome create(EffectScope scope, String appId, AppInstanceRequest request) {
+    /**
+     * A new CVM named after the slot; its intent names the slot, as the CVM has no id yet. {@code creation} makes it
+     * and names it ({@code InstanceCreator}: one at a time, read back on a failure of unknown outcome).
+     */
+    public EffectOutcome create(EffectScope scope, Supplier<CvmInfo> creation) {
         return apply(scope, Effect.CREATE, null, null, () -> {
-            CvmInfo created = phala.createAppInstance(appId, request);
+            CvmInfo created = creation.get();
             return "created " + created.id() + " (" + created.status() + ")";
         });
     }
@@ -223,5 +239,9 @@ public class PhalaEffects {
 
     private static String describe(UpdateResult result) {
         return result == null ? "accepted" : "accepted, " + result.status() + ", correlation " + result.correlationId();
+    }
+
+    private static String describe(CommitUpdateResult result) {
+        return result == null ? "committed" : "committed, " + result.status() + ", correlation " + result.correlationId();
     }
 }

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.support;
 
+import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.FleetDefinition;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
@@ -12,6 +13,7 @@ import org.springframework.stereotype.Component;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.OptionalInt;
+import java.util.function.Predicate;
 
 /**
  * Resolves names used in process variables (set name, slot name) to the fleet definition and the Phala ids. Every
@@ -63,6 +65,17 @@ public class ReplicaSets {
         }
         return registry.createdAppId(spec.getName()).orElseThrow(() -> new IllegalStateException(
                 "replica set '" + spec.getName() + "' has no appId and none was created for it yet"));
+    }
+
+    /**
+     * Which CVMs of the set's app an interrupted create left without their slot's name: in an app this deployment
+     * created for the set every CVM is one of its slots, so any other name is such a CVM. In an app the fleet file
+     * names none is, since that app may hold CVMs that are none of ours.
+     */
+    public Predicate<CvmInfo> orphanOf(ReplicaSetSpec spec) {
+        boolean ownApp = (spec.getAppId() == null || spec.getAppId().isBlank())
+                && registry.createdAppId(spec.getName()).isPresent();
+        return cvm -> ownApp && Slots.ordinalOf(spec.getName(), cvm.name()).isEmpty() && !"deleting".equals(cvm.status());
     }
 
     public int ordinalOf(ReplicaSetSpec spec, String slot) {

@@ -33,14 +33,16 @@ public class RolloutPlanning {
     private final InstanceRoles roles;
     private final RolloutPlanner planner;
     private final FenceRegistry fences;
+    private final WorkspaceQuotas quotas;
 
     public RolloutPlanning(ReplicaSetObserver observer, PhalaCloudClient phala, InstanceRoles roles, RolloutPlanner planner,
-                           FenceRegistry fences) {
+                           FenceRegistry fences, WorkspaceQuotas quotas) {
         this.fences = fences;
         this.observer = observer;
         this.phala = phala;
         this.roles = roles;
         this.planner = planner;
+        this.quotas = quotas;
     }
 
     public Observed observe(ReplicaSetSpec spec, UpdatePolicy policy) {
@@ -63,10 +65,18 @@ public class RolloutPlanning {
         return new Observed(records, snapshots);
     }
 
-    /** {@code envKeys}: the names of the variables an env rollout sets; empty without an env change. */
+    /**
+     * {@code envKeys}: the names of the variables an env rollout sets; empty without an env change. A plan whose surge
+     * instances do not fit in the workspace's quotas is refused with the numbers.
+     */
     public RolloutPlan plan(ReplicaSetSpec spec, UpdatePolicy policy, List<InstanceSnapshot> snapshots, String targetCompose,
                             Set<Integer> targetOrdinals, List<String> envKeys) {
-        return planner.plan(PlanRequest.of(spec, policy, snapshots, targetCompose).targeting(targetOrdinals).withEnvKeys(envKeys));
+        RolloutPlan plan = planner.plan(PlanRequest.of(spec, policy, snapshots, targetCompose).targeting(targetOrdinals).withEnvKeys(envKeys));
+        if (plan.refused() || plan.surgeSlots().isEmpty()) {
+            return plan;
+        }
+        return quotas.refusal("the surge of " + spec.getName() + " (" + String.join(", ", plan.surgeSlots()) + ")", spec,
+                plan.surgeSlots().size()).map(plan::withRefusal).orElse(plan);
     }
 
     /** Observes now and plans; what the preview endpoint answers. */

@@ -1,5 +1,7 @@
 package com.statefulcvm.delegates.support;
 
+import com.statefulcvm.connectors.phala.InstanceCreator;
+import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -8,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -19,12 +22,20 @@ public class SlotProvisioner {
 
     private static final Logger log = LoggerFactory.getLogger(SlotProvisioner.class);
 
+    /**
+     * How long one job goes on retrying a create the service refuses while another CVM of the workspace is being
+     * created; after that the job fails and the engine retries it (failedJobRetryTimeCycle).
+     */
+    static final Duration CREATE_WAIT_IN_A_JOB = Duration.ofSeconds(30);
+
     private final PhalaEffects effects;
     private final ReplicaSets replicaSets;
+    private final InstanceCreator creator;
 
-    public SlotProvisioner(PhalaEffects effects, ReplicaSets replicaSets) {
+    public SlotProvisioner(PhalaEffects effects, ReplicaSets replicaSets, PhalaCloudClient phala) {
         this.effects = effects;
         this.replicaSets = replicaSets;
+        this.creator = new InstanceCreator(phala);
     }
 
     /**
@@ -43,13 +54,24 @@ public class SlotProvisioner {
             return "CVM " + slot + " exists (" + existing.get().status() + "); not created again";
         }
         SlotSpec slotSpec = spec.slotSpec(replicaSets.ordinalOf(spec, slot));
-        EffectOutcome outcome = effects.create(scope, replicaSets.appId(spec),
-                new AppInstanceRequest(slot, slotSpec.nodeIdText(), compose, null, encryptedEnv, null));
+        EffectOutcome outcome = effects.create(scope, () -> create(spec, slot, slotSpec, compose, encryptedEnv, CREATE_WAIT_IN_A_JOB));
         if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
             log.info("Created CVM {} in slot of replica set '{}'{}", slot, spec.getName(),
                     slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
         }
         return "CVM " + slot + ": " + outcome.text() + (slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
+    }
+
+    /**
+     * Creates the slot's CVM one at a time with the workspace's other creates, waits until Phala lists it and names it
+     * after the slot ({@link InstanceCreator}: the SDK's create has no name); {@code maxWait} bounds the retries of the
+     * service's busy answer. A CVM an interrupted create left unnamed in the set's own app is named instead.
+     */
+    public CvmInfo create(ReplicaSetSpec spec, String slot, SlotSpec slotSpec, String compose, String encryptedEnv,
+                          Duration maxWait) {
+        Long nodeId = slotSpec.nodeId() == null ? null : slotSpec.nodeId().longValue();
+        return creator.create(replicaSets.appId(spec), slot, AppInstanceRequest.of(nodeId, compose, encryptedEnv),
+                replicaSets.orphanOf(spec), maxWait);
     }
 
     /** Asks Phala to delete the CVM unless it is already being deleted or busy. */

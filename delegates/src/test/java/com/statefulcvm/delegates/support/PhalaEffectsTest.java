@@ -166,7 +166,7 @@ class PhalaEffectsTest {
 
     @Test
     void aSecondComposeForTheSameAttemptIsAnotherIntention() {
-        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new UpdateResult("in_progress", "c", false));
+        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new UpdateResult("in_progress", "accepted", "c", null));
         effects.updateCompose(scope, cvm("running", false, OLD), NEW);
         effects.updateCompose(scope, cvm("running", false, NEW), OLD);
         verify(phala, times(2)).updateDockerCompose(anyString(), anyString());
@@ -178,17 +178,17 @@ class PhalaEffectsTest {
                 null, "rollout", "pid-1", EffectState.INTENDED, clock.instant().minusSeconds(5), "node-1", null, null, 1);
         intents.put(created);
         when(phala.getCvm("webdemo-1")).thenReturn(cvm("starting", true, OLD));
-        assertThat(effects.create(scope, "app", new AppInstanceRequest("webdemo-1", null, null, null, null, null)).kind())
+        assertThat(effects.create(scope, () -> phala.createAppInstance("app", AppInstanceRequest.onNode(null))).kind())
                 .isEqualTo(EffectOutcome.Kind.ALREADY_APPLIED);
 
         intents.put(created);
         org.mockito.Mockito.reset(phala);
         when(phala.getCvm("webdemo-1")).thenThrow(new PhalaApiException(404, null, "not found", null, "GET", "/cvms/webdemo-1", null));
-        assertThat(effects.create(scope, "app", new AppInstanceRequest("webdemo-1", null, null, null, null, null)).kind())
+        assertThat(effects.create(scope, () -> phala.createAppInstance("app", AppInstanceRequest.onNode(null))).kind())
                 .isEqualTo(EffectOutcome.Kind.PENDING);
         clock.advance(GUARD);
         when(phala.createAppInstance(anyString(), any())).thenReturn(cvm("pending", true, OLD));
-        assertThat(effects.create(scope, "app", new AppInstanceRequest("webdemo-1", null, null, null, null, null)).kind())
+        assertThat(effects.create(scope, () -> phala.createAppInstance("app", AppInstanceRequest.onNode(null))).kind())
                 .isEqualTo(EffectOutcome.Kind.REQUESTED);
         verify(phala, times(1)).createAppInstance(anyString(), any());
     }

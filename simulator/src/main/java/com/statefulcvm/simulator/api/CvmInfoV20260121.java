@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * CVMInfo of version 2026-01-21 (SDK {@code CvmInfoV20260121Schema}, {@code CvmInfoDetailV20260121Schema}):
- * {@code id} is the integer id written as a JSON string (the SDK declares it a string), the node, workspace and
- * creator are references with an {@code object_type}, and {@code compose_file} is only in the detail view.
+ * {@code id} is the hashed CVM id (the schema's comment says so), the node, workspace and creator are references
+ * with an {@code object_type}, and {@code compose_file} is only in the detail view. No {@code in_progress}: the schema
+ * has none ({@code progress} says whether an operation runs).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -25,7 +26,6 @@ public record CvmInfoV20260121(
         String kmsType,
         KmsInfo kmsInfo,
         String status,
-        boolean inProgress,
         CvmInfo.Progress progress,
         String composeHash,
         CvmInfo.Gateway gateway,

@@ -12,5 +12,8 @@ public record ProvisionResult(
         String appEnvEncryptPubkey,
         String osImageHash,
         String instanceType,
-        int nodeId) {
+        int teepodId,
+        String kmsId,
+        KmsInfo kmsInfo,
+        String deviceId) {
 }

@@ -9,13 +9,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 public record UpdateResult(String status, String correlationId, boolean requiresOnChainHash) {
 
     public static final String IN_PROGRESS = "in_progress";
-    public static final String NO_CHANGE = "no_change";
 
     public static UpdateResult inProgress(String correlationId) {
         return new UpdateResult(IN_PROGRESS, correlationId, false);
-    }
-
-    public static UpdateResult noChange() {
-        return new UpdateResult(NO_CHANGE, null, false);
     }
 }

@@ -10,14 +10,17 @@ import java.util.TreeMap;
 import com.statefulcvm.simulator.api.EnvUpdateRequest;
 
 /**
- * Changes to one CVM's compose or encrypted env: a change that alters nothing is no operation at all; a new compose
- * is a new revision of the app. Used only under {@link SimulatedCloud}'s lock.
+ * Changes to one CVM's compose or encrypted env. Every accepted update is an operation (the CVM restarts), also one
+ * identical to what the CVM has; a new compose hash is a new revision of the app. An on-chain KMS app's update to a
+ * compose hash its contract has not registered answers 465 until it is committed with a transaction hash
+ * ({@link OnChainCommits}). Used only under {@link SimulatedCloud}'s lock.
  */
 final class CvmUpdates {
 
     private final CvmDirectory directory;
     private final RevisionHistory revisions;
     private final OperationRunner runner;
+    private final OnChainCommits onChain = new OnChainCommits();
 
     CvmUpdates(CvmDirectory directory, RevisionHistory revisions, OperationRunner runner) {
         this.directory = directory;
@@ -25,21 +28,28 @@ final class CvmUpdates {
         this.runner = runner;
     }
 
-    UpdateOutcome updateCompose(String ref, String dockerComposeFile, String preLaunchScript) {
-        if (dockerComposeFile == null) {
+    /**
+     * {@code PATCH /cvms/{id}/docker-compose}: the YAML body; {@code composeHash} and {@code transactionHash} are the
+     * {@code X-Compose-Hash} and {@code X-Transaction-Hash} headers of phase 2 (null in phase 1 and off chain).
+     */
+    UpdateOutcome updateCompose(String ref, String dockerComposeFile, String composeHash, String transactionHash) {
+        SimulatedCvm cvm = directory.requireCvm(ref);
+        if (dockerComposeFile == null || dockerComposeFile.isBlank()) {
             throw ApiException.missing("docker_compose_file");
         }
-        SimulatedCvm cvm = directory.requireCvm(ref);
+        ComposeYaml.check(dockerComposeFile, "docker_compose_file");
         CvmLifecycle.checkAccepts(cvm, OperationType.UPDATE_COMPOSE);
         Map<String, Object> compose = new TreeMap<>(cvm.composeFile);
         compose.put("docker_compose_file", dockerComposeFile);
-        if (preLaunchScript != null) {
-            compose.put("pre_launch_script", preLaunchScript);
-        }
-        return apply(cvm, compose, cvm.encryptedEnv, cvm.envKeys, OperationType.UPDATE_COMPOSE);
+        Pending update = new Pending(cvm.vmUuid, compose, cvm.encryptedEnv, cvm.envKeys, OperationType.UPDATE_COMPOSE);
+        requireOnChainRegistration(cvm, update, composeHash, transactionHash);
+        return apply(cvm, update);
     }
 
-    /** A new set of {@code env_keys} also changes the compose's {@code allowed_envs}. */
+    /**
+     * {@code PATCH /cvms/{id}/envs}: the env must open with the app's key; a new set of {@code env_keys} also changes
+     * the compose's {@code allowed_envs} (and so its hash).
+     */
     UpdateOutcome updateEnvs(String ref, EnvUpdateRequest request) {
         if (request == null) {
             throw ApiException.missing();
@@ -49,6 +59,7 @@ final class CvmUpdates {
         }
         SimulatedCvm cvm = directory.requireCvm(ref);
         CvmLifecycle.checkAccepts(cvm, OperationType.UPDATE_ENV);
+        SimulatedKms.open(cvm.appId, request.encryptedEnv());
         Map<String, Object> compose = cvm.composeFile;
         List<String> envKeys = cvm.envKeys;
         if (request.envKeys() != null) {
@@ -58,36 +69,67 @@ final class CvmUpdates {
                 compose.put("allowed_envs", envKeys);
             }
         }
-        return apply(cvm, compose, request.encryptedEnv(), envKeys, OperationType.UPDATE_ENV);
+        Pending update = new Pending(cvm.vmUuid, compose, request.encryptedEnv(), envKeys, OperationType.UPDATE_ENV);
+        requireOnChainRegistration(cvm, update, request.composeHash(), request.transactionHash());
+        return apply(cvm, update);
     }
 
-    private UpdateOutcome apply(SimulatedCvm cvm, Map<String, Object> compose, String encryptedEnv,
-            List<String> envKeys, OperationType type) {
-        String composeHash = ComposeHasher.hash(compose);
-        boolean composeChanged = !composeHash.equals(cvm.composeHash);
-        boolean envChanged = !Objects.equals(encryptedEnv, cvm.encryptedEnv);
-        boolean allowedEnvsChanged = !new HashSet<>(allowedEnvs(compose)).equals(
-                new HashSet<>(allowedEnvs(cvm.composeFile)));
-        if (!composeChanged && !envChanged) {
-            return UpdateOutcome.noChange();
+    /** {@code POST /cvms/{id}/commit-update}: phase 2 with the one-time token a 465 gave. */
+    UpdateOutcome commitUpdate(String ref, String token, String composeHash, String transactionHash) {
+        SimulatedCvm cvm = directory.requireCvm(ref);
+        Pending update = onChain.take(cvm, token, composeHash, transactionHash);
+        CvmLifecycle.checkAccepts(cvm, update.type());
+        directory.requireApp(cvm.appId).registeredComposeHashes.add(update.composeHash());
+        return apply(cvm, update);
+    }
+
+    /** An on-chain KMS app's CVM marked or unmarked (the admin API): every CVM of the app follows its app. */
+    void forgetPendingCommits() {
+        onChain.clear();
+    }
+
+    private void requireOnChainRegistration(SimulatedCvm cvm, Pending update, String composeHash, String transactionHash) {
+        SimulatedApp app = directory.requireApp(cvm.appId);
+        if (!app.onChainKms || update.composeHash().equals(cvm.composeHash)) {
+            return;
         }
-        cvm.encryptedEnv = encryptedEnv;
-        cvm.envKeys = envKeys;
+        if (transactionHash == null || transactionHash.isBlank()) {
+            throw onChain.preconditionRequired(app, cvm, update);
+        }
+        OnChainCommits.checkCommit(update.composeHash(), composeHash, transactionHash);
+        app.registeredComposeHashes.add(update.composeHash());
+    }
+
+    private UpdateOutcome apply(SimulatedCvm cvm, Pending update) {
+        boolean composeChanged = !update.composeHash().equals(cvm.composeHash);
+        boolean allowedEnvsChanged = !new HashSet<>(allowedEnvs(update.compose())).equals(
+                new HashSet<>(allowedEnvs(cvm.composeFile)));
+        cvm.encryptedEnv = update.encryptedEnv();
+        cvm.envKeys = update.envKeys();
         if (composeChanged) {
-            cvm.composeFile = compose;
-            cvm.composeHash = composeHash;
-            revisions.record(directory.requireApp(cvm.appId), cvm, type.wireName());
+            cvm.composeFile = update.compose();
+            cvm.composeHash = update.composeHash();
+            revisions.record(directory.requireApp(cvm.appId), cvm, update.type().wireName());
         }
         String correlationId = Ids.uuid();
-        runner.begin(cvm, type, null, correlationId);
+        runner.begin(cvm, update.type(), null, correlationId);
         return UpdateOutcome.inProgress(correlationId, allowedEnvsChanged);
     }
 
-    private static List<String> allowedEnvs(Map<String, Object> compose) {
+    static List<String> allowedEnvs(Map<String, Object> compose) {
         Object value = compose.get("allowed_envs");
         if (value instanceof Collection<?> list) {
             return list.stream().filter(Objects::nonNull).map(String::valueOf).toList();
         }
         return List.of();
+    }
+
+    /** An update as it would be applied: what a 465 holds back until its commit. */
+    record Pending(String vmUuid, Map<String, Object> compose, String encryptedEnv, List<String> envKeys,
+            OperationType type) {
+
+        String composeHash() {
+            return ComposeHasher.hash(compose);
+        }
     }
 }

@@ -119,6 +119,17 @@ final class CvmViews {
         };
     }
 
+    /** The simulator's one KMS in the SDK's {@code KmsInfoSchema} (off-chain: no chain, no contract). */
+    static com.statefulcvm.simulator.api.KmsInfo kmsInfo() {
+        return new com.statefulcvm.simulator.api.KmsInfo(SimulatedKms.ID, SimulatedKms.SLUG, "https://kms.sim.phala.local",
+                CvmSnapshot.KMS_VERSION, null, null, null);
+    }
+
+    /** A node's TDX device id (32 bytes of hex), stable per node. */
+    static String deviceId(int nodeId) {
+        return ComposeHasher.sha256Hex(("simulated TDX device of node " + nodeId).getBytes(StandardCharsets.UTF_8));
+    }
+
     /** vCPUs and memory (GB) of an instance type. */
     static int[] size(String instanceType) {
         return switch (Objects.requireNonNullElse(instanceType, "")) {

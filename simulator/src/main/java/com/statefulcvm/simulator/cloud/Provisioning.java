@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Pattern;
 
 import com.statefulcvm.simulator.api.CommitRequest;
 import com.statefulcvm.simulator.api.InstanceRequest;
@@ -21,11 +20,12 @@ import static com.statefulcvm.simulator.cloud.CvmLifecycle.PENDING;
 
 /**
  * How CVMs come to be: a provision remembered until its commit creates the app and its first CVM, then further
- * instances of the app. Used only under {@link SimulatedCloud}'s lock.
+ * instances of the app. As strict as the service is known to be: one CVM of the workspace created at a time (the
+ * observed 400, {@link CreationGate}), names by the SDK's hostname rule, the compose YAML, the workspace's quota, an
+ * {@code encrypted_env} that opens with the app's key ({@link SimulatedKms}). Used only under {@link SimulatedCloud}'s
+ * lock.
  */
 final class Provisioning {
-
-    static final Pattern NAME = Pattern.compile("^[A-Za-z][A-Za-z0-9-]{4,62}$");
 
     private static final String DEFAULT_INSTANCE_TYPE = "tdx.small";
     private static final int DEFAULT_DISK_SIZE = 20;
@@ -36,15 +36,18 @@ final class Provisioning {
     private final CvmDirectory directory;
     private final RevisionHistory revisions;
     private final OperationRunner runner;
+    private final WorkspaceQuota quota;
 
     /** By app_id: provisioned, not yet committed. */
     private final Map<String, PendingProvision> provisions = new LinkedHashMap<>();
 
-    Provisioning(Clock clock, CvmDirectory directory, RevisionHistory revisions, OperationRunner runner) {
+    Provisioning(Clock clock, CvmDirectory directory, RevisionHistory revisions, OperationRunner runner,
+            WorkspaceQuota quota) {
         this.clock = clock;
         this.directory = directory;
         this.revisions = revisions;
         this.runner = runner;
+        this.quota = quota;
     }
 
     ProvisionResult provision(ProvisionRequest request) {
@@ -62,16 +65,19 @@ final class Provisioning {
                     "greater_than");
         }
         checkName(request.name());
+        CreationGate.check(directory);
         Map<String, Object> compose = appCompose(request.name(), request.composeFile());
         String composeHash = ComposeHasher.hash(compose);
         String instanceType = request.instanceType() == null ? DEFAULT_INSTANCE_TYPE : request.instanceType();
-        int nodeId = request.nodeId() == null ? DEFAULT_NODE_ID : request.nodeId();
-        PendingProvision provision = new PendingProvision(Ids.hex(20), request.name(), compose, composeHash,
+        quota.checkRoomFor(directory, instanceType, request.diskSize() == null ? DEFAULT_DISK_SIZE : request.diskSize());
+        int nodeId = request.teepodId() == null ? DEFAULT_NODE_ID : request.teepodId();
+        String appId = Ids.hex(20);
+        PendingProvision provision = new PendingProvision(appId, request.name(), compose, composeHash,
                 instanceType, request.diskSize() == null ? DEFAULT_DISK_SIZE : request.diskSize(), nodeId,
-                request.region() == null ? DEFAULT_REGION : request.region(), Ids.hex(32), now());
+                request.region() == null ? DEFAULT_REGION : request.region(), SimulatedKms.envPublicKey(appId), now());
         provisions.put(provision.appId(), provision);
         return new ProvisionResult(provision.appId(), composeHash, provision.envPubkey(), CvmViews.OS_IMAGE_HASH,
-                instanceType, nodeId);
+                instanceType, nodeId, SimulatedKms.ID, CvmViews.kmsInfo(), CvmViews.deviceId(nodeId));
     }
 
     /** Creates the app and its first CVM, which then boots. */
@@ -88,12 +94,22 @@ final class Provisioning {
                         .filter(p -> p.composeHash().equalsIgnoreCase(request.composeHash()))
                         .reduce((first, second) -> second).orElse(null);
         if (provision == null) {
+            SimulatedCvm committed = alreadyCommitted(request);
+            if (committed != null) {
+                // the same commit again (a retry whose first answer was lost): the CVM it created, not a second one
+                return committed;
+            }
             throw ApiException.detail(404, "No provisioned app for this app_id/compose_hash; call /cvms/provision");
         }
         if (!provision.composeHash().equalsIgnoreCase(request.composeHash())) {
             throw ApiException.badRequest("compose_hash does not match the provisioned compose");
         }
         checkName(provision.name());
+        CreationGate.check(directory);
+        quota.checkRoomFor(directory, provision.instanceType(), provision.diskSize());
+        if (request.encryptedEnv() != null) {
+            SimulatedKms.open(provision.appId(), request.encryptedEnv());
+        }
 
         SimulatedApp app = new SimulatedApp();
         app.appId = provision.appId();
@@ -104,7 +120,7 @@ final class Provisioning {
         app.diskSize = provision.diskSize();
         app.nodeId = provision.nodeId();
         app.region = provision.region();
-        app.envPubkey = provision.envPubkey() != null ? provision.envPubkey() : Ids.hex(32);
+        app.envPubkey = SimulatedKms.envPublicKey(provision.appId());
         directory.add(app);
         provisions.remove(provision.appId());
 
@@ -115,14 +131,20 @@ final class Provisioning {
         return cvm;
     }
 
-    /** A new named CVM under an existing app; without a compose it copies the app's current one. */
+    /**
+     * A new CVM under an existing app, named as asked or (the SDK sends no name) with the SDK's default CVM name;
+     * without a compose it copies the app's current one.
+     */
     SimulatedCvm addInstance(String appId, InstanceRequest request) {
         SimulatedApp app = directory.requireApp(appId);
         InstanceRequest req = request == null ? InstanceRequest.empty() : request;
-        String name = req.name() != null ? req.name() : generatedName(app);
+        String name = req.name() != null ? req.name() : generatedName();
         checkName(name);
+        CreationGate.check(directory);
+        quota.checkRoomFor(directory, app.instanceType, app.diskSize);
         Map<String, Object> compose = new TreeMap<>(app.currentCompose);
         if (req.dockerComposeFile() != null) {
+            ComposeYaml.check(req.dockerComposeFile(), "docker_compose_file");
             compose.put("docker_compose_file", req.dockerComposeFile());
         }
         if (req.preLaunchScript() != null) {
@@ -133,6 +155,9 @@ final class Provisioning {
             throw ApiException.badRequest("compose_hash does not match the compose");
         }
         int nodeId = req.nodeId() == null ? app.nodeId : req.nodeId();
+        if (req.encryptedEnv() != null) {
+            SimulatedKms.open(app.appId, req.encryptedEnv());
+        }
         SimulatedCvm cvm = newCvm(app, name, compose, composeHash, nodeId, req.encryptedEnv(), null);
         revisions.record(app, cvm, OperationType.CREATE.wireName());
         runner.begin(cvm, OperationType.CREATE, PENDING, Ids.uuid());
@@ -182,10 +207,11 @@ final class Provisioning {
         if (yaml == null) {
             throw ApiException.missing("compose_file", "docker_compose_file");
         }
-        if (!(yaml instanceof String)) {
+        if (!(yaml instanceof String yamlText)) {
             throw ApiException.unprocessable(List.of("body", "compose_file", "docker_compose_file"),
                     "Input should be a valid string", "string_type");
         }
+        ComposeYaml.check(yamlText, "compose_file.docker_compose_file");
         Map<String, Object> compose = new TreeMap<>();
         compose.put("manifest_version", 2);
         compose.put("name", name);
@@ -209,22 +235,38 @@ final class Provisioning {
         return compose;
     }
 
-    private void checkName(String name) {
-        if (!NAME.matcher(name).matches()) {
-            throw ApiException.structured(400, "ERR-01-003", "Invalid CVM name", "name", name,
-                    "Name must start with a letter and have 5 to 63 letters, digits or hyphens");
+    /**
+     * The CVM a commit of this app id and compose hash created already: the app's first CVM, if it still exists and
+     * the app's first revision has that hash.
+     */
+    private SimulatedCvm alreadyCommitted(CommitRequest request) {
+        if (request.appId() == null) {
+            return null;
         }
+        SimulatedApp app = directory.app(CvmDirectory.appKey(request.appId()));
+        if (app == null || app.cvmVmUuids.isEmpty() || app.revisions.isEmpty()
+                || !app.revisions.get(0).composeHash().equalsIgnoreCase(request.composeHash())) {
+            return null;
+        }
+        return directory.cvm(app.cvmVmUuids.get(0));
+    }
+
+    private void checkName(String name) {
+        CvmNames.check(name);
         if (directory.nameTaken(name)) {
             throw ApiException.structured(409, "ERR-01-004", "CVM name already exists", "name", name,
                     "A CVM named '" + name + "' already exists in this workspace");
         }
     }
 
-    private String generatedName(SimulatedApp app) {
-        String base = app.name.length() > 57 ? app.name.substring(0, 57) : app.name;
+    /**
+     * The name of an instance created without one: the SDK's default CVM name ({@code generateDefaultCvmName}:
+     * {@code dstack-app-} and five lower-case letters or digits). How the service itself names it is not documented.
+     */
+    private String generatedName() {
         String name;
         do {
-            name = base + "-" + Ids.nameSuffix();
+            name = "dstack-app-" + Ids.nameSuffix();
         } while (directory.findCvm(name).isPresent());
         return name;
     }

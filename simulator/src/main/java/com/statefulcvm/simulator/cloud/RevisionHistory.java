@@ -42,7 +42,7 @@ final class RevisionHistory {
                 .orElseThrow(() -> ApiException.notFound("Revision"));
     }
 
-    /** Rolls the chosen CVMs of the app to a revision's compose; CVMs already on it are left alone. */
+    /** Rolls the chosen CVMs of the app to a revision's compose; each is updated, on it already or not. */
     UpdateOutcome redeploy(String appId, String revisionId, VmUuidsRequest request) {
         SimulatedApp app = directory.requireApp(appId);
         AppRevision revision = require(app, revisionId);
@@ -65,18 +65,16 @@ final class RevisionHistory {
             }
         }
         String correlationId = Ids.uuid();
-        boolean started = false;
         for (SimulatedCvm cvm : targets) {
-            if (revision.composeHash().equals(cvm.composeHash)) {
-                continue;
-            }
+            boolean changed = !revision.composeHash().equals(cvm.composeHash);
             cvm.composeFile = new TreeMap<>(revision.compose());
             cvm.composeHash = revision.composeHash();
-            record(app, cvm, OperationType.REDEPLOY.wireName());
+            if (changed) {
+                record(app, cvm, OperationType.REDEPLOY.wireName());
+            }
             runner.begin(cvm, OperationType.REDEPLOY, null, correlationId);
-            started = true;
         }
-        return started ? UpdateOutcome.inProgress(correlationId, false) : UpdateOutcome.noChange();
+        return UpdateOutcome.inProgress(correlationId, false);
     }
 
     private Instant now() {

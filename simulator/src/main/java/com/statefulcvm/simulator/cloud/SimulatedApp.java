@@ -13,8 +13,15 @@ final class SimulatedApp {
     String name;
     String kmsType;
     Instant createdAt;
-    /** The public key env variables are encrypted to (random: nothing is ever decrypted). */
+    /** The public key env variables are encrypted to: {@link SimulatedKms#envPublicKey}, derived from the app id. */
     String envPubkey;
+    /**
+     * Whether the app's KMS is on chain (an app contract allows compose hashes): then an update to a new compose hash
+     * answers 465 until it is committed with a transaction hash ({@link OnChainCommits}).
+     */
+    boolean onChainKms;
+    /** The compose hashes committed with a transaction hash: registered on the app's contract. */
+    java.util.Set<String> registeredComposeHashes = new java.util.LinkedHashSet<>();
 
     String instanceType;
     int diskSize;

@@ -48,6 +48,7 @@ public class SimulatedCloud implements AutoCloseable {
     private final AppLeadership leadership;
     private final GatewayRoutes gateway;
     private final StateFile stateFile;
+    private final WorkspaceQuota quota = new WorkspaceQuota();
 
     public SimulatedCloud(SimulatorProperties properties) {
         this(properties, Clock.systemUTC());
@@ -69,7 +70,7 @@ public class SimulatedCloud implements AutoCloseable {
         this.runner = new OperationRunner(this, properties::getTimings, clock, directory, journal, leadership,
                 this::persist, Objects.requireNonNull(listener, "listener"));
         this.revisions = new RevisionHistory(clock, directory, runner);
-        this.provisioning = new Provisioning(clock, directory, revisions, runner);
+        this.provisioning = new Provisioning(clock, directory, revisions, runner, quota);
         this.updates = new CvmUpdates(directory, revisions, runner);
         this.gateway = new GatewayRoutes(directory, leadership);
         this.stateFile = new StateFile(store, directory, provisioning, journal);
@@ -241,15 +242,89 @@ public class SimulatedCloud implements AutoCloseable {
         return snapshot(cvm);
     }
 
+    /**
+     * {@code PATCH /cvms/{id}/name}: {@code ref} must be the hashed {@code cvm_…} id (the Terraform provider's
+     * {@code docs/design-notes/cvm-rename-endpoint.md}: not the vm_uuid, not the app id); 400 when the name is taken.
+     */
+    public synchronized void rename(String ref, String name) {
+        SimulatedCvm cvm = directory.cvms().stream().filter(c -> c.id.equals(ref)).findFirst()
+                .orElseThrow(() -> ApiException.notFound("CVM"));
+        if (name == null) {
+            throw ApiException.missing("name");
+        }
+        if (!CvmNames.valid(name)) {
+            throw ApiException.unprocessable(List.of("body", "name"),
+                    "Name must be 5-63 characters, start with letter, and contain only letters/numbers/hyphens",
+                    "value_error");
+        }
+        if (!name.equals(cvm.name) && directory.nameTaken(name)) {
+            throw ApiException.badRequest("CVM name \"" + name + "\" is already in use in this workspace");
+        }
+        cvm.name = name;
+        persist();
+    }
+
+    // ---------------------------------------------------------------- KMS and quotas
+
+    /** {@code GET /kms/{kms}/pubkey/{app_id}}: the app's env key and the KMS's signature over it. */
+    public synchronized Map<String, String> envEncryptPubkey(String kms, String appId) {
+        if (!SimulatedKms.isThisKms(kms) && !OnChainCommits.kmsInfo().id().equals(kms)
+                && !OnChainCommits.kmsInfo().slug().equals(kms)) {
+            throw ApiException.notFound("KMS");
+        }
+        if (appId == null || !appId.matches("^(0x)?[0-9a-fA-F]{40}$")) {
+            throw ApiException.unprocessable(List.of("path", "app_id"),
+                    "App ID must be exactly 40 characters or 42 characters with 0x prefix", "value_error");
+        }
+        return SimulatedKms.signedEnvPublicKey(appId.startsWith("0x") ? appId.substring(2) : appId);
+    }
+
+    /** {@code GET /workspaces/{slug}/quotas} (SDK {@code GetWorkspaceQuotasSchema}). */
+    public synchronized Map<String, Object> quotas(String slug) {
+        SimulatedAccount account = account();
+        if (!account.workspaceSlug().equals(slug)) {
+            throw ApiException.notFound("Workspace");
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("team_slug", account.workspaceSlug());
+        answer.put("tier", account.tier());
+        answer.put("quotas", quota.usage(directory));
+        answer.put("reserved_nodes", Map.of("limit", 0, "remaining", 0));
+        answer.put("reserved_gpu", Map.of("gpus", Map.of("limit", 0, "remaining", 0), "in_use", 0, "misconfigured", 0));
+        answer.put("as_of", Instant.now().toString());
+        return answer;
+    }
+
+    public WorkspaceQuota quota() {
+        return quota;
+    }
+
+    /** Marks the app's KMS as on chain (its updates then need a registered compose hash) or off chain. */
+    public synchronized AppSnapshot setOnChainKms(String appId, boolean onChain) {
+        SimulatedApp app = directory.requireApp(appId);
+        app.onChainKms = onChain;
+        app.kmsType = onChain ? "base" : KMS_TYPE;
+        updates.forgetPendingCommits();
+        persist();
+        return app(appId);
+    }
+
     // ---------------------------------------------------------------- updates
 
-    public synchronized UpdateOutcome updateCompose(String ref, String dockerComposeFile, String preLaunchScript) {
-        return persistIfStarted(updates.updateCompose(ref, dockerComposeFile, preLaunchScript));
+    /** {@code composeHash}, {@code transactionHash}: the phase-2 headers of an on-chain KMS app, else null. */
+    public synchronized UpdateOutcome updateCompose(String ref, String dockerComposeFile, String composeHash,
+            String transactionHash) {
+        return persistIfStarted(updates.updateCompose(ref, dockerComposeFile, composeHash, transactionHash));
     }
 
     /** Replaces the encrypted env; a new set of {@code env_keys} also changes the compose's {@code allowed_envs}. */
     public synchronized UpdateOutcome updateEnvs(String ref, EnvUpdateRequest request) {
         return persistIfStarted(updates.updateEnvs(ref, request));
+    }
+
+    /** Phase 2 of an on-chain KMS app's update: {@code POST /cvms/{id}/commit-update}. */
+    public synchronized UpdateOutcome commitUpdate(String ref, String token, String composeHash, String transactionHash) {
+        return persistIfStarted(updates.commitUpdate(ref, token, composeHash, transactionHash));
     }
 
     /** Rolls the chosen CVMs of the app to a revision's compose; CVMs already on it are left alone. */
@@ -259,7 +334,6 @@ public class SimulatedCloud implements AutoCloseable {
         return outcome;
     }
 
-    /** An update that changes nothing changes no state either, so there is nothing to save. */
     private UpdateOutcome persistIfStarted(UpdateOutcome outcome) {
         if (outcome.started()) {
             persist();
@@ -425,6 +499,8 @@ public class SimulatedCloud implements AutoCloseable {
         directory.clear();
         provisioning.clear();
         journal.clear();
+        quota.reset();
+        updates.forgetPendingCommits();
         persist();
     }
 

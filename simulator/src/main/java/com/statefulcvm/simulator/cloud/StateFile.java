@@ -61,9 +61,8 @@ final class StateFile {
         provisioning.restore(state.provisions());
         journal.restore(state.events(), state.lastEventSeq());
         for (SimulatedApp app : directory.apps()) {
-            if (app.envPubkey == null) {
-                app.envPubkey = Ids.hex(32);
-            }
+            // files written before the simulated KMS held a random key nothing could decrypt with
+            app.envPubkey = SimulatedKms.envPublicKey(app.appId);
         }
         int completed = completeInFlight.getAsInt();
         log.info("simulator state loaded from {}: {} apps, {} CVMs, {} operations completed on load",

@@ -20,8 +20,8 @@ import static com.statefulcvm.simulator.version.Wire.text;
  * Version 2026-01-21, the SDK's and CLI's default (SDK {@code types/cvm_info_v20260121},
  * {@code types/app_info_v20260121}, {@code credentials/current_user_v20260121}): CVMInfo with {@code resource},
  * {@code node_info} (a node reference), {@code os}, {@code kms_info}, {@code progress}, {@code gateway}, the compose
- * flags, workspace and creator references; its {@code id} is the integer id as a string. The VM records of the
- * lifecycle calls carry the integer id as a number.
+ * flags, workspace and creator references; its {@code id} is the hashed CVM id (the schema's own comment: "hashed
+ * CvmId"). The VM records of the lifecycle calls carry the integer id as a number.
  */
 final class ViewsV20260121 extends SdkEraViews {
 
@@ -70,14 +70,14 @@ final class ViewsV20260121 extends SdkEraViews {
                 : new CvmInfo.Progress(op.target(), text(op.startedAt()), op.correlationId());
         SimulatedAccount account = SimulatedAccount.DEFAULT;
         return new CvmInfoV20260121(
-                idText(cvm), cvm.name(), cvm.appId(), cvm.vmUuid(), cvm.instanceId(),
+                cvm.id(), cvm.name(), cvm.appId(), cvm.vmUuid(), cvm.instanceId(),
                 new CvmInfoV20260121.Resource(cvm.instanceType(), cvm.vcpu(), cvm.memoryGb(), cvm.diskSize(), 0,
                         null, null),
                 new Refs.NodeRef(cvm.nodeId(), cvm.nodeName(), cvm.region(), null, "active", CvmSnapshot.OS_VERSION),
                 new CvmInfo.Os(CvmSnapshot.OS_NAME, CvmSnapshot.OS_VERSION, false, CvmSnapshot.OS_IMAGE_HASH),
                 CvmSnapshot.KMS_TYPE,
                 new CvmInfoV20260121.KmsInfo(null, null, null, null, null, cvm.envPubkey()),
-                cvm.status(), cvm.inProgress(), progress, cvm.composeHash(),
+                cvm.status(), progress, cvm.composeHash(),
                 new CvmInfo.Gateway(cvm.gatewayBaseDomain(), null),
                 List.of(), Wire.completeUrls(cvm),
                 cvm.composeFlag("public_logs", true), cvm.composeFlag("public_sysinfo", true),

@@ -26,13 +26,15 @@ import com.statefulcvm.simulator.cloud.CvmSnapshot;
 import com.statefulcvm.simulator.cloud.Fault;
 import com.statefulcvm.simulator.cloud.FaultInjector;
 import com.statefulcvm.simulator.cloud.SimulatedCloud;
+import com.statefulcvm.simulator.cloud.SimulatedKms;
 import com.statefulcvm.simulator.evidence.EvidenceTamper;
 import com.statefulcvm.simulator.evidence.SimulatedGuestAgent;
 import com.statefulcvm.simulator.evidence.SimulatedTdxAuthority;
 
 /**
  * Test and demo controls: the event journal, crashes, workload health, workload leadership, evidence faults, the attestation trust anchor,
- * faults, timings, process backends (read only), reset. No API key.
+ * faults, timings, process backends (read only), on-chain KMS apps, the workspace's quotas, the KMS's signing key, the
+ * journal of API requests, reset. No API key.
  */
 @RestController
 @RequestMapping(ApiPaths.ADMIN)
@@ -45,13 +47,61 @@ public class AdminController {
     private final SimulatedTdxAuthority authority;
     private final ProcessBackends backends;
 
+    private final RequestJournal requests;
+
     public AdminController(SimulatedCloud cloud, FaultInjector faults, SimulatedGuestAgent guestAgent,
-            SimulatedTdxAuthority authority, ProcessBackends backends) {
+            SimulatedTdxAuthority authority, ProcessBackends backends, RequestJournal requests) {
         this.cloud = cloud;
         this.faults = faults;
         this.guestAgent = guestAgent;
         this.authority = authority;
         this.backends = backends;
+        this.requests = requests;
+    }
+
+    /** Marks an app's KMS as on chain ({@code {"enabled": true}}) or back off chain. */
+    @PostMapping("/apps/{appId}/on-chain-kms")
+    Map<String, Object> onChainKms(@PathVariable String appId,
+            @RequestBody(required = false) AdminRequests.OnChainKms request) {
+        if (request == null || request.enabled() == null) {
+            throw ApiException.badRequest("{\"enabled\": true|false} is required");
+        }
+        var app = cloud.setOnChainKms(appId, request.enabled());
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("appId", app.appId());
+        answer.put("kmsType", app.kmsType());
+        answer.put("onChainKms", request.enabled());
+        return answer;
+    }
+
+    @GetMapping("/quotas")
+    Map<String, Integer> quotas() {
+        return cloud.quota().limits();
+    }
+
+    @PutMapping("/quotas")
+    Map<String, Integer> updateQuotas(@RequestBody(required = false) AdminRequests.Quotas request) {
+        if (request == null) {
+            throw ApiException.badRequest("a JSON object with quota fields is required");
+        }
+        cloud.quota().set(request.vmSlots(), request.vcpu(), request.memoryMb(), request.diskGb());
+        return cloud.quota().limits();
+    }
+
+    /** The KMS a client asks for env keys, and the signing key to pin ({@code orchestrator.phala.kms-signers}). */
+    @GetMapping("/kms")
+    Map<String, Object> kms() {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("id", SimulatedKms.ID);
+        answer.put("slug", SimulatedKms.SLUG);
+        answer.put("signer", SimulatedKms.signerPublicKey());
+        return answer;
+    }
+
+    /** The API requests received, oldest first, after sequence number {@code since}. */
+    @GetMapping("/requests")
+    List<RequestJournal.Entry> requests(@RequestParam(defaultValue = "0") long since) {
+        return requests.since(since);
     }
 
     @GetMapping("/events")

@@ -36,4 +36,16 @@ public final class AdminRequests {
     public record Timings(Long createMs, Long startMs, Long stopMs, Long shutdownMs, Long restartMs, Long updateMs,
             Long deleteMs) {
     }
+
+    /** {@code enabled}: the app's KMS is on chain (its compose updates then answer 465 until committed). */
+    @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record OnChainKms(Boolean enabled) {
+    }
+
+    /** The workspace's limits; only the fields present change. */
+    @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Quotas(Integer vmSlots, Integer vcpu, Integer memoryMb, Integer diskGb) {
+    }
 }

@@ -12,7 +12,7 @@ import com.statefulcvm.simulator.version.ApiViews;
 
 /**
  * Gives a controller method's {@link ApiViews} parameter the views of the version {@link ApiVersionFilter} resolved
- * for the request (the newest when the filter did not run).
+ * for the request (the oldest when the filter did not run).
  */
 public class ApiViewsArgumentResolver implements HandlerMethodArgumentResolver {
 
@@ -25,6 +25,6 @@ public class ApiViewsArgumentResolver implements HandlerMethodArgumentResolver {
     public ApiViews resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
             NativeWebRequest webRequest, WebDataBinderFactory binderFactory) {
         Object version = webRequest.getAttribute(ApiVersionFilter.ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
-        return (version instanceof ApiVersion resolved ? resolved : ApiVersion.LATEST).views();
+        return (version instanceof ApiVersion resolved ? resolved : ApiVersion.OLDEST).views();
     }
 }

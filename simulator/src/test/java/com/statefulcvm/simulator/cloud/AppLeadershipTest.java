@@ -49,6 +49,7 @@ class AppLeadershipTest {
                     Map.of("docker_compose_file", "services: {}\n"), null, null, null, null));
             appId = provision.appId();
             cloud.commit(new CommitRequest(appId, provision.composeHash(), null, null));
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("keeper-1", null, null, null, null, null));
             for (String name : List.of("keeper-0", "keeper-1")) {
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
@@ -81,6 +82,7 @@ class AppLeadershipTest {
                     Map.of("docker_compose_file", "services: {}\n"), null, null, null, null));
             cloud.commit(new CommitRequest(provision.appId(), provision.composeHash(), null, null));
             for (String name : List.of("quorum-1", "quorum-2")) {
+                CloudTests.awaitNoCreation(cloud);
                 cloud.addInstance(provision.appId(), new InstanceRequest(name, null, null, null, null, null));
             }
             for (String name : List.of("quorum-0", "quorum-1", "quorum-2")) {

@@ -49,7 +49,9 @@ class IntegerIdStateFileTest {
         String appId;
         try (SimulatedCloud cloud = new SimulatedCloud(properties(file))) {
             appId = createApp(cloud, "ids-one");
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("ids-two", null, null, null, null, null));
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("ids-three", null, null, null, null, null));
             assertThat(cloud.cvm("ids-three").seq()).isEqualTo(3);
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
@@ -60,6 +62,7 @@ class IntegerIdStateFileTest {
             assertThat(reloaded.cvm("ids-one").seq()).isEqualTo(1);
             assertThat(reloaded.cvm("2").name()).isEqualTo("ids-two");
             assertThat(reloaded.cvms(1, 10, null).total()).as("ids-three is gone").isEqualTo(2);
+            CloudTests.awaitNoCreation(reloaded);
             CvmSnapshot four = reloaded.addInstance(appId, new InstanceRequest("ids-four", null, null, null, null,
                     null));
             assertThat(four.seq()).as("3 belonged to a deleted CVM").isEqualTo(4);
@@ -71,6 +74,7 @@ class IntegerIdStateFileTest {
         Path file = dir.resolve("old.json");
         try (SimulatedCloud cloud = new SimulatedCloud(properties(file))) {
             String appId = createApp(cloud, "old-one");
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("old-two", null, null, null, null, null));
         }
         ObjectMapper json = new ObjectMapper();

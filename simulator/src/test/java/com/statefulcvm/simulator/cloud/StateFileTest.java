@@ -57,7 +57,9 @@ class StateFileTest {
                     Map.of("docker_compose_file", "services: {}\n"), null, null, null, null));
             appId = provision.appId();
             cloud.commit(new CommitRequest(appId, provision.composeHash(), null, null));
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("saved-app-2", null, null, null, null, null));
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("saved-app-3", null, null, null, null, null));
             awaitRunning(cloud, "saved-app");
             awaitRunning(cloud, "saved-app-2");
@@ -69,8 +71,9 @@ class StateFileTest {
             properties.getTimings().setUpdateMs(60_000);
             properties.getTimings().setDeleteMs(60_000);
             properties.getTimings().setCreateMs(60_000);
-            cloud.updateCompose("saved-app", "services: {web: {}}\n", null);
+            cloud.updateCompose("saved-app", "services: {web: {}}\n", null, null);
             cloud.delete("saved-app-3");
+            CloudTests.awaitNoCreation(cloud);
             cloud.addInstance(appId, new InstanceRequest("saved-app-4", null, null, null, null, null));
             newHash = cloud.cvm("saved-app").composeHash();
             assertThat(cloud.cvm("saved-app").status()).isEqualTo("updating");

@@ -11,9 +11,9 @@ import com.statefulcvm.simulator.cloud.ApiException;
 class ApiVersionTest {
 
     @Test
-    void absentOrBlankMeansTheNewest() {
-        assertThat(ApiVersion.fromHeader(null)).isEqualTo(ApiVersion.V2026_05_22);
-        assertThat(ApiVersion.fromHeader("  ")).isEqualTo(ApiVersion.LATEST);
+    void absentOrBlankMeansTheOldest() {
+        assertThat(ApiVersion.fromHeader(null)).isEqualTo(ApiVersion.V2025_10_28);
+        assertThat(ApiVersion.fromHeader("  ")).isEqualTo(ApiVersion.OLDEST);
     }
 
     @Test

@@ -29,7 +29,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         assertThat(provisioned.get("app_env_encrypt_pubkey").asText()).isNotBlank();
         assertThat(provisioned.get("os_image_hash").asText()).isNotBlank();
         assertThat(provisioned.get("instance_type").asText()).isEqualTo("tdx.small");
-        assertThat(provisioned.has("node_id")).isTrue();
+        assertThat(provisioned.get("teepod_id").asInt()).as("the SDK reads it as node_id").isEqualTo(1);
         String appId = provisioned.get("app_id").asText();
         assertThat(sim.get(api("/apps/" + appId)).status()).as("provision creates nothing").isEqualTo(404);
 
@@ -48,8 +48,9 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         assertThat(second.get("instance_id").isNull()).isTrue();
         assertThat(second.get("compose_hash").asText()).as("copies the app's compose")
                 .isEqualTo(first.get("compose_hash").asText());
+        awaitNoCreation();
         JsonNode third = sim.post(api("/apps/app_" + appId + "/instances"), Map.of()).json();
-        assertThat(third.get("name").asText()).startsWith("shop-db-1-");
+        assertThat(third.get("name").asText()).as("the SDK's default CVM name").matches("^dstack-app-[0-9a-z]{5}$");
 
         JsonNode a = awaitSettled("shop-db-1", "running");
         JsonNode b = awaitSettled("shop-db-2", "running");
@@ -105,7 +106,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         sim.post(api("/cvms/keeper-1/start"), null);
         awaitSettled("keeper-1", "running");
 
-        sim.patch(api("/cvms/keeper-1/docker-compose"), Map.of("docker_compose_file", COMPOSE + "# v2\n"));
+        patchCompose("keeper-1", COMPOSE + "# v2\n");
         assertThat(awaitSettled("keeper-1", "running").get("instance_id").asText()).isEqualTo(instanceId);
 
         assertThat(transitions("keeper-1")).containsExactly(
@@ -122,11 +123,9 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         String appId = before.get("app_id").asText();
         String newCompose = COMPOSE.replace("nginx:1.27", "nginx:1.28");
 
-        SimClient.Response accepted = sim.patch(api("/cvms/updater-1/docker-compose"),
-                Map.of("docker_compose_file", newCompose));
+        SimClient.Response accepted = patchCompose("updater-1", newCompose);
         assertThat(accepted.status()).isEqualTo(202);
         assertThat(accepted.json().get("status").asText()).isEqualTo("in_progress");
-        assertThat(accepted.json().get("requires_on_chain_hash").asBoolean()).isFalse();
         String correlationId = accepted.json().get("correlation_id").asText();
         assertThat(correlationId).isNotBlank();
 
@@ -153,20 +152,18 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         assertThat(revisions.get("revisions").get(1).get("operation_type").asText()).isEqualTo("create");
         assertThat(transitions("updater-1")).endsWith("starting->running", "running->updating", "updating->running");
 
-        // the same compose again: nothing to do, no restart
-        SimClient.Response again = sim.patch(api("/cvms/updater-1/docker-compose"),
-                Map.of("docker_compose_file", newCompose));
-        assertThat(again.status()).isEqualTo(202);
-        assertThat(again.json().get("status").asText()).isEqualTo("no_change");
+        // the same compose again is not free: an update all the same (the CVM restarts), without a new revision
         int eventCount = transitions("updater-1").size();
-        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2))
-                .until(() -> "running".equals(cvm("updater-1").get("status").asText())
-                        && transitions("updater-1").size() == eventCount);
+        SimClient.Response again = patchCompose("updater-1", newCompose);
+        assertThat(again.status()).isEqualTo(202);
+        assertThat(again.json().get("status").asText()).isEqualTo("in_progress");
+        awaitSettled("updater-1", "running");
+        assertThat(transitions("updater-1")).hasSize(eventCount + 2).endsWith("running->updating", "updating->running");
         assertThat(sim.get(api("/apps/" + appId + "/revisions")).json().get("total").asInt()).isEqualTo(2);
     }
 
     @Test
-    void sameComposeTextGivesSameHashWhetherSentAsYamlOrJson() {
+    void sameComposeTextGivesSameHashOnEveryCvm() {
         JsonNode first = createRunningApp("hasher-1");
         addInstance(first.get("app_id").asText(), "hasher-2");
         awaitSettled("hasher-2", "running");
@@ -175,8 +172,8 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         SimClient.Response yaml = sim.patchRaw(api("/cvms/hasher-1/docker-compose"), "text/yaml", changed);
         assertThat(yaml.status()).as(yaml.toString()).isEqualTo(202);
         assertThat(yaml.json().get("status").asText()).isEqualTo("in_progress");
-        SimClient.Response json = sim.patch(api("/cvms/hasher-2/docker-compose"), Map.of("docker_compose_file", changed));
-        assertThat(json.status()).isEqualTo(202);
+        SimClient.Response other = patchCompose("hasher-2", changed);
+        assertThat(other.status()).isEqualTo(202);
 
         String hash1 = awaitSettled("hasher-1", "running").get("compose_hash").asText();
         String hash2 = awaitSettled("hasher-2", "running").get("compose_hash").asText();
@@ -187,7 +184,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
     void secondOperationWhileOneIsInProgressAnswers409WithoutErrorCode() {
         createRunningApp("busy-cvm-1");
         sim.put(SimClient.ADMIN + "/timings", Map.of("updateMs", 3000));
-        assertThat(sim.patch(api("/cvms/busy-cvm-1/docker-compose"), Map.of("docker_compose_file", "v2")).status())
+        assertThat(patchCompose("busy-cvm-1", "services: {v2: {}}\n").status())
                 .isEqualTo(202);
 
         List<SimClient.Response> refused = List.of(
@@ -195,7 +192,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
                 sim.post(api("/cvms/busy-cvm-1/stop"), null),
                 sim.post(api("/cvms/busy-cvm-1/start"), null),
                 sim.post(api("/cvms/busy-cvm-1/shutdown"), null),
-                sim.patch(api("/cvms/busy-cvm-1/docker-compose"), Map.of("docker_compose_file", "v3")),
+                patchCompose("busy-cvm-1", "services: {v3: {}}\n"),
                 sim.patch(api("/cvms/busy-cvm-1/envs"), Map.of("encrypted_env", "00ff")),
                 sim.delete(api("/cvms/busy-cvm-1")));
         assertThat(refused).allSatisfy(response -> {
@@ -203,7 +200,8 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
             assertThat(response.json().get("detail").asText()).isEqualTo("Another operation is in progress on this CVM");
             assertThat(response.json().has("error_code")).isFalse();
         });
-        assertThat(cvm("busy-cvm-1").get("compose_file").get("docker_compose_file").asText()).isEqualTo("v2");
+        assertThat(cvm("busy-cvm-1").get("compose_file").get("docker_compose_file").asText())
+                .isEqualTo("services: {v2: {}}\n");
     }
 
     @Test
@@ -249,17 +247,22 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
     void envUpdateKeepsComposeHashUnlessTheKeysChange() {
         JsonNode before = createRunningApp("env-cvm-1");
         String hash = before.get("compose_hash").asText();
+        String appId0 = before.get("app_id").asText();
+        String first = sealedEnv(appId0, Map.of("MODE", "a"));
 
         SimClient.Response values = sim.patch(api("/cvms/env-cvm-1/envs"),
-                Map.of("encrypted_env", "aa11", "env_keys", List.of()));
+                Map.of("encrypted_env", first, "env_keys", List.of()));
         assertThat(values.status()).isEqualTo(202);
         assertThat(values.json().get("status").asText()).isEqualTo("in_progress");
         assertThat(awaitSettled("env-cvm-1", "running").get("compose_hash").asText()).isEqualTo(hash);
 
-        assertThat(sim.patch(api("/cvms/env-cvm-1/envs"), Map.of("encrypted_env", "aa11")).json().get("status")
-                .asText()).isEqualTo("no_change");
+        // the same env again is an update all the same
+        assertThat(sim.patch(api("/cvms/env-cvm-1/envs"), Map.of("encrypted_env", first)).json().get("status")
+                .asText()).isEqualTo("in_progress");
+        awaitSettled("env-cvm-1", "running");
 
-        sim.patch(api("/cvms/env-cvm-1/envs"), Map.of("encrypted_env", "bb22", "env_keys", List.of("DB_PASSWORD")));
+        String second = sealedEnv(appId0, Map.of("DB_PASSWORD", "secret"));
+        sim.patch(api("/cvms/env-cvm-1/envs"), Map.of("encrypted_env", second, "env_keys", List.of("DB_PASSWORD")));
         JsonNode after = awaitSettled("env-cvm-1", "running");
         assertThat(after.get("compose_hash").asText()).isNotEqualTo(hash);
         assertThat(after.get("compose_file").get("allowed_envs").get(0).asText()).isEqualTo("DB_PASSWORD");
@@ -269,7 +272,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         JsonNode newest = sim.get(api("/apps/" + appId + "/revisions")).json().get("revisions").get(0);
         assertThat(newest.get("operation_type").asText()).isEqualTo("update_env");
         assertThat(sim.get(api("/apps/" + appId + "/revisions/" + newest.get("revision_id").asText())).json()
-                .get("encrypted_env").asText()).isEqualTo("bb22");
+                .get("encrypted_env").asText()).isEqualTo(second);
     }
 
     @Test
@@ -278,7 +281,7 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         String appId = first.get("app_id").asText();
         JsonNode second = addInstance(appId, "roller-2");
         awaitSettled("roller-2", "running");
-        sim.patch(api("/cvms/roller-1/docker-compose"), Map.of("docker_compose_file", "services: {}\n"));
+        patchCompose("roller-1", "services: {}\n");
         String targetHash = awaitSettled("roller-1", "running").get("compose_hash").asText();
         JsonNode revision = sim.get(api("/apps/" + appId + "/revisions?page=1&page_size=1")).json();
         assertThat(revision.get("total_pages").asInt()).isEqualTo(3);

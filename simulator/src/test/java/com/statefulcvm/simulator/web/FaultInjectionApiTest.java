@@ -26,8 +26,7 @@ class FaultInjectionApiTest extends SimulatorHttpTestBase {
 
         for (int i = 0; i < 2; i++) {
             assertThat(sim.get(api("/cvms/faulty-1")).status()).as("other methods pass").isEqualTo(200);
-            SimClient.Response faulted = sim.patch(api("/cvms/faulty-1/docker-compose"),
-                    Map.of("docker_compose_file", "services: {}\n"));
+            SimClient.Response faulted = patchCompose("faulty-1", "services: {}\n");
             assertThat(faulted.status()).isEqualTo(503);
             assertThat(faulted.json().get("detail").asText()).isEqualTo("Service temporarily unavailable");
         }
@@ -37,8 +36,7 @@ class FaultInjectionApiTest extends SimulatorHttpTestBase {
         assertThat(transitions("faulty-1")).hasSize(eventsBefore);
         assertThat(sim.get(SimClient.ADMIN + "/faults").json()).isEmpty();
 
-        SimClient.Response third = sim.patch(api("/cvms/faulty-1/docker-compose"),
-                Map.of("docker_compose_file", "services: {}\n"));
+        SimClient.Response third = patchCompose("faulty-1", "services: {}\n");
         assertThat(third.status()).isEqualTo(202);
     }
 

@@ -69,12 +69,11 @@ class GatewayHealthTest extends SimulatorHttpTestBase {
     void aComposeMarkedUnhealthyNeverGetsHealthyAndTheOldComposeRecovers() {
         String id = createRunningApp("badrev-1").get("instance_id").asText();
         String bad = "services:\n  web:\n    image: nginx\n    labels: [\"simulator.workload.health=unhealthy\"]\n";
-        assertThat(sim.patch(api("/cvms/badrev-1/docker-compose"), Map.of("docker_compose_file", bad)).status()).isEqualTo(202);
+        assertThat(patchCompose("badrev-1", bad).status()).isEqualTo(202);
         awaitSettled("badrev-1", "running");
         assertThat(probe(id, 8080, "/health").status()).isEqualTo(503);
 
-        assertThat(sim.patch(api("/cvms/badrev-1/docker-compose"),
-                Map.of("docker_compose_file", "services:\n  web:\n    image: nginx\n")).status()).isEqualTo(202);
+        assertThat(patchCompose("badrev-1", "services:\n  web:\n    image: nginx\n").status()).isEqualTo(202);
         awaitSettled("badrev-1", "running");
         assertThat(probe(id, 8080, "/health").status()).isEqualTo(200);
     }
@@ -92,7 +91,7 @@ class GatewayHealthTest extends SimulatorHttpTestBase {
         String id = awaitSettled("booting-1", "running").get("instance_id").asText();
         assertThat(id).isEqualTo(booting.get("instance_id").asText());
         assertThat(probe(id, 8080, "/health").status()).isEqualTo(200);
-        sim.patch(api("/cvms/booting-1/docker-compose"), Map.of("docker_compose_file", "services: {}\n"));
+        patchCompose("booting-1", "services: {}\n");
         assertNoUpstream(probe(id, 8080, "/health"));
         assertNoUpstream(probe("f".repeat(40), 8080, "/health"));
         assertNoUpstream(probe("not-an-id", 8080, "/"));

@@ -161,7 +161,7 @@ class GatewayRoleTest extends SimulatorHttpTestBase {
         runningApp("member-0", "member-1", "member-2", "member-3");
         makeLeader("member-2", Map.of("leader", true));
 
-        sim.patch(api("/cvms/member-2/docker-compose"), Map.of("docker_compose_file", "services: {db: {}}\n"));
+        patchCompose("member-2", "services: {db: {}}\n");
         assertThat(role("member-0").get("appLeader").asText()).as("the lowest running name").isEqualTo("member-0");
         awaitSettled("member-2", "running");
         assertThat(leaderStatus("member-2")).isEqualTo(503);

@@ -19,13 +19,15 @@ class PlacementApiTest extends SimulatorHttpTestBase {
     @Test
     void theFirstCvmAndANewInstanceRunWhereAndAsTheyWereAskedTo() {
         JsonNode provisioned = sim.post(api("/cvms/provision"), Map.of("name", "placed-0", "instance_type", "tdx.medium",
-                "disk_size", 40, "node_id", "3", "compose_file", Map.of("docker_compose_file", COMPOSE))).json();
+                "disk_size", 40, "teepod_id", 3, "compose_file", Map.of("docker_compose_file", COMPOSE))).json();
         assertThat(provisioned.get("instance_type").asText()).isEqualTo("tdx.medium");
-        assertThat(provisioned.get("node_id").asInt()).isEqualTo(3);
+        assertThat(provisioned.get("teepod_id").asInt()).isEqualTo(3);
         String appId = provisioned.get("app_id").asText();
         sim.post(api("/cvms"), Map.of("app_id", appId, "compose_hash", provisioned.get("compose_hash").asText()));
-        JsonNode second = sim.post(api("/apps/" + appId + "/instances"), Map.of("name", "placed-1", "node_id", "5")).json();
+        awaitNoCreation();
+        JsonNode second = sim.post(api("/apps/" + appId + "/instances"), Map.of("name", "placed-1", "node_id", 5)).json();
         assertThat(second.get("node_info").get("id").asInt()).isEqualTo(5);
+        awaitNoCreation();
         JsonNode third = sim.post(api("/apps/" + appId + "/instances"), Map.of("name", "placed-2")).json();
 
         JsonNode first = awaitSettled("placed-0", "running");
@@ -35,5 +37,17 @@ class PlacementApiTest extends SimulatorHttpTestBase {
         assertThat(awaitSettled("placed-1", "running").get("node_info").get("id").asInt()).isEqualTo(5);
         assertThat(awaitSettled(third.get("name").asText(), "running").get("node_info").get("id").asInt())
                 .as("without node_id: the app's node").isEqualTo(3);
+    }
+
+    /** The SDK sends the node as teepod_id; a node_id in the provision body is not read (the lenient simulator did). */
+    @Test
+    void provisionReadsTheNodeFromTeepodIdOnly() {
+        JsonNode ignored = sim.post(api("/cvms/provision"), Map.of("name", "unplaced-0", "node_id", 3,
+                "compose_file", Map.of("docker_compose_file", COMPOSE))).json();
+        assertThat(ignored.get("teepod_id").asInt()).as("node_id is not a field of the SDK's request").isEqualTo(1);
+
+        JsonNode placed = sim.post(api("/cvms/provision"), Map.of("name", "unplaced-1", "teepod_id", 3,
+                "compose_file", Map.of("docker_compose_file", COMPOSE))).json();
+        assertThat(placed.get("teepod_id").asInt()).isEqualTo(3);
     }
 }

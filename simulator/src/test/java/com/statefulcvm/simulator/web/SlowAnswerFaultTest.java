@@ -52,7 +52,7 @@ class SlowAnswerFaultTest extends SimulatorHttpTestBase {
         addFault(Map.of("method", "PATCH", "pathPattern", "/cvms/*/docker-compose", "status", 503, "delayMs", 300));
 
         long start = System.nanoTime();
-        SimClient.Response faulted = sim.patch(api("/cvms/slow-2/docker-compose"), Map.of("docker_compose_file", NEW_COMPOSE));
+        SimClient.Response faulted = patchCompose("slow-2", NEW_COMPOSE);
         assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(300);
         assertThat(faulted.status()).isEqualTo(503);
         assertThat(faulted.headers().firstValue("Retry-After")).hasValue("1");

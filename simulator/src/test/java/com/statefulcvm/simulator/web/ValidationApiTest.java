@@ -98,7 +98,7 @@ class ValidationApiTest extends SimulatorHttpTestBase {
         assertThat(cvm.status()).isEqualTo(404);
         assertThat(cvm.json().get("detail").asText()).isEqualTo("CVM not found");
         assertThat(sim.post(api("/cvms/no-such-cvm/restart"), null).status()).isEqualTo(404);
-        assertThat(sim.patch(api("/cvms/no-such-cvm/docker-compose"), Map.of("docker_compose_file", "x")).status())
+        assertThat(patchCompose("no-such-cvm", "x").status())
                 .isEqualTo(404);
         assertThat(sim.delete(api("/cvms/no-such-cvm")).status()).isEqualTo(404);
         SimClient.Response app = sim.get(api("/apps/" + "0".repeat(40)));

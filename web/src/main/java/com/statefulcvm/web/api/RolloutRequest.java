@@ -1,6 +1,7 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.fleet.ComposeCheck;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import org.springframework.http.HttpStatus;
 
@@ -135,6 +136,10 @@ final class RolloutRequest {
         if (text.getBytes(StandardCharsets.UTF_8).length > MAX_COMPOSE_BYTES) {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, "dockerCompose: larger than " + MAX_COMPOSE_BYTES + " bytes");
         }
+        // every start path (REST, Tasklist form, engine REST, Java API) reaches this through RolloutStartCheck
+        ComposeCheck.problem(text).ifPresent(problem -> {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, "dockerCompose: " + problem);
+        });
         return text;
     }
 

@@ -1,18 +1,17 @@
 package com.statefulcvm.web.bootstrap;
 
+import com.statefulcvm.connectors.phala.InstanceCreator;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.delegates.support.EffectOutcome;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.PhalaEffects;
-import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
-import com.statefulcvm.connectors.phala.model.CommitRequest;
-import com.statefulcvm.connectors.phala.model.ComposeFile;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -34,14 +33,17 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * Once the server is up (the embedded simulator answers through it), creates an app for every replica set that has
- * none yet and the missing slots of those apps; then records what exists. Creation is serialized because parallel
- * creates in one workspace have failed on the real platform.
+ * none yet and the missing slots of those apps; then records what exists. CVMs are created one at a time, each waited
+ * for until Phala lists it, and the service's "configuration parameters not compatible" answer to a create while
+ * another is under way is retried with backoff ({@link InstanceCreator}): parallel creates in one workspace have failed
+ * on the real platform.
  * <p>
  * The server answers while this runs (it must: the embedded simulator is one of its endpoints), but a set being
  * bootstrapped has no app yet, so the application's readiness state ({@code /actuator/health/readiness}) refuses
@@ -66,12 +68,14 @@ class FleetBootstrap {
     private final RevisionComposeHashes composeHashes;
     private final TransactionTemplate transaction;
     private final ApplicationEventPublisher events;
+    private final SlotProvisioner provisioner;
+    private final InstanceCreator creator;
     private final PhalaEffects effects;
 
     FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
                    InstanceRegistry registry, ReplicaSetObserver observer, ReplicaSets replicaSets, RevisionHistory revisions,
                    ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions,
-                   ApplicationEventPublisher events, PhalaEffects effects) {
+                   ApplicationEventPublisher events, SlotProvisioner provisioner, PhalaEffects effects) {
         this.effects = effects;
         this.fleet = fleet;
         this.properties = properties;
@@ -84,6 +88,8 @@ class FleetBootstrap {
         this.composeHashes = composeHashes;
         this.transaction = new TransactionTemplate(transactions);
         this.events = events;
+        this.provisioner = provisioner;
+        this.creator = new InstanceCreator(phala);
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -158,13 +164,13 @@ class FleetBootstrap {
     }
 
     private String createApp(ReplicaSetSpec spec) {
-        ComposeFile compose = new ComposeFile(spec.getName(), spec.getDockerCompose(), null, List.of(), true, false, false,
-                true, false, "zfs", true);
+        ProvisionRequest.Compose compose = new ProvisionRequest.Compose(List.of(), null, spec.getDockerCompose(),
+                spec.getName(), true, false, false, true, "zfs");
         // the app's first CVM is slot 0: created with that slot's instance type, disk and node
         SlotSpec first = spec.slotSpec(0);
-        ProvisionResult provisioned = phala.provision(new ProvisionRequest(first.slot(), first.instanceType(), compose,
-                first.diskSize(), first.nodeIdText(), null, null));
-        phala.commitProvision(new CommitRequest(provisioned.appId(), provisioned.composeHash(), null, null));
+        ProvisionResult provisioned = creator.createApp(new ProvisionRequest(first.slot(), first.instanceType(), compose,
+                first.diskSize(), first.nodeId() == null ? null : first.nodeId().longValue(), null, null),
+                properties.getBootstrap().getCreateTimeout());
         registry.saveCreatedAppId(spec.getName(), provisioned.appId());
         if (provisioned.appEnvEncryptPubkey() != null) {
             registry.saveEnvEncryptPubkey(spec.getName(), provisioned.appEnvEncryptPubkey());
@@ -175,15 +181,16 @@ class FleetBootstrap {
 
     private void createMissingSlots(ReplicaSetSpec spec, String appId) {
         Set<String> existing = phala.listAppCvms(appId).stream().map(CvmInfo::name).collect(Collectors.toSet());
+        Duration timeout = properties.getBootstrap().getCreateTimeout();
         for (int ordinal = 0; ordinal < spec.getReplicas(); ordinal++) {
             String slot = spec.slotName(ordinal);
             if (!existing.contains(slot)) {
-                String nodeId = spec.slotSpec(ordinal).nodeIdText();
+                SlotSpec slotSpec = spec.slotSpec(ordinal);
                 // two nodes starting at once find the same slot missing: the intent lets one of them create it
-                EffectOutcome outcome = effects.create(EffectScope.outside("bootstrap", spec.getName(), slot, appId), appId,
-                        new AppInstanceRequest(slot, nodeId, null, null, null, null));
-                log.info("Slot {} of replica set '{}'{}: {}", slot, spec.getName(), nodeId == null ? "" : " on node " + nodeId,
-                        outcome.text());
+                EffectOutcome outcome = effects.create(EffectScope.outside("bootstrap", spec.getName(), slot, appId),
+                        () -> provisioner.create(spec, slot, slotSpec, null, null, timeout));
+                log.info("Slot {} of replica set '{}'{}: {}", slot, spec.getName(),
+                        slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId(), outcome.text());
             }
         }
     }

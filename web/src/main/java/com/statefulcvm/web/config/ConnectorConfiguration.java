@@ -3,11 +3,14 @@ package com.statefulcvm.web.config;
 import com.statefulcvm.connectors.health.HealthProbe;
 import com.statefulcvm.connectors.health.HttpHealthProbe;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
+import com.statefulcvm.connectors.phala.EnvKeyTrust;
+import com.statefulcvm.connectors.phala.EnvKeyVerifier;
 import com.statefulcvm.connectors.phala.PhalaCallObserver;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.PhalaCloudClients;
 import com.statefulcvm.connectors.phala.PhalaCloudSettings;
 import com.statefulcvm.connectors.phala.RetrySettings;
+import com.statefulcvm.simulator.cloud.SimulatedKms;
 import com.statefulcvm.delegates.support.CircuitBreakingClient;
 import com.statefulcvm.delegates.support.PhalaCircuit;
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,6 +19,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 @Configuration
 public class ConnectorConfiguration {
@@ -35,6 +40,25 @@ public class ConnectorConfiguration {
     @Bean
     public PhalaCircuit phalaCircuit(OrchestratorProperties properties, Clock clock) {
         return new PhalaCircuit(clock, properties.getPhalaOutage().getFirstWait(), properties.getPhalaOutage().getMaxWait());
+    }
+
+    /**
+     * The KMS env keys are read from and the signing keys they must be signed by; with the embedded simulator its own
+     * KMS and signing key (so simulated keys never pass in a deployment without it).
+     */
+    @Bean
+    public EnvKeyTrust envKeyTrust(OrchestratorProperties properties, Environment environment) {
+        OrchestratorProperties.Phala p = properties.getPhala();
+        Set<String> signers = new LinkedHashSet<>();
+        p.getKmsSigners().stream().filter(key -> key != null && !key.isBlank()).map(String::trim).forEach(signers::add);
+        String kms = p.getKms();
+        if (environment.getProperty("simulator.enabled", Boolean.class, false)) {
+            signers.add(SimulatedKms.signerPublicKey());
+            if (kms == null || kms.isBlank()) {
+                kms = SimulatedKms.SLUG;
+            }
+        }
+        return new EnvKeyTrust(kms, new EnvKeyVerifier(signers));
     }
 
     @Bean

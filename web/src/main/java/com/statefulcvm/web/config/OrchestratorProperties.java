@@ -9,6 +9,8 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -80,18 +82,30 @@ public class OrchestratorProperties {
         private String apiKey;
         /** A file holding the API key (a mounted secret); read once at start-up, surrounding whitespace dropped. */
         private String apiKeyFile;
+        /** The official SDK 0.2.9's default (docs/phala-api.md): every answer then has a schema in that SDK. */
         @NotBlank
-        private String apiVersion = "2026-05-22";
+        private String apiVersion = "2026-01-21";
         @NotNull
         private Duration connectTimeout = Duration.ofSeconds(10);
         @NotNull
         private Duration readTimeout = Duration.ofSeconds(30);
+        /** Client-level retries are short: the engine owns the long ones (RetrySettings). */
         @Min(1)
-        private int maxAttempts = 4;
+        private int maxAttempts = 3;
         @NotNull
-        private Duration initialBackoff = Duration.ofSeconds(1);
+        private Duration initialBackoff = Duration.ofMillis(500);
         @NotNull
-        private Duration maxBackoff = Duration.ofSeconds(20);
+        private Duration maxBackoff = Duration.ofSeconds(5);
+        /**
+         * The KMS an app's env encryption key is asked from ({@code GET /kms/{kms}/pubkey/{app_id}}): its id or slug.
+         * With the embedded simulator its own KMS.
+         */
+        private String kms;
+        /**
+         * The KMS signing keys (compressed secp256k1, hex) an env encryption key must be signed by before anything is
+         * sealed to it. With the embedded simulator its own KMS's key is added.
+         */
+        private List<String> kmsSigners = new ArrayList<>();
 
         public String getBaseUrl() { return baseUrl; }
         public void setBaseUrl(String baseUrl) { this.baseUrl = baseUrl; }
@@ -117,6 +131,10 @@ public class OrchestratorProperties {
         public void setInitialBackoff(Duration initialBackoff) { this.initialBackoff = initialBackoff; }
         public Duration getMaxBackoff() { return maxBackoff; }
         public void setMaxBackoff(Duration maxBackoff) { this.maxBackoff = maxBackoff; }
+        public String getKms() { return kms; }
+        public void setKms(String kms) { this.kms = kms; }
+        public List<String> getKmsSigners() { return kmsSigners; }
+        public void setKmsSigners(List<String> kmsSigners) { this.kmsSigners = kmsSigners; }
     }
 
     public static class Api {
@@ -166,9 +184,17 @@ public class OrchestratorProperties {
     public static class Bootstrap {
         /** Create an app for every set without appId at start-up (the simulator demo); off against the real cloud. */
         private boolean createMissingApps = false;
+        /**
+         * How long the bootstrap waits for each CVM it creates: the service's answer to a create while another CVM of
+         * the workspace is being created is retried with backoff until then.
+         */
+        @NotNull
+        private Duration createTimeout = Duration.ofMinutes(10);
 
         public boolean isCreateMissingApps() { return createMissingApps; }
         public void setCreateMissingApps(boolean createMissingApps) { this.createMissingApps = createMissingApps; }
+        public Duration getCreateTimeout() { return createTimeout; }
+        public void setCreateTimeout(Duration createTimeout) { this.createTimeout = createTimeout; }
     }
 
     public static class Attestation {

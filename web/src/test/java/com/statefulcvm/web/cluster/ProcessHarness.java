@@ -111,12 +111,18 @@ final class ProcessHarness implements AutoCloseable {
      * {@code <name>.log} in the run directory.
      */
     Launched start(String name, Path jar, Path workDir, Map<String, String> env, List<String> args) throws IOException {
+        // small and quick to start: what a test of behaviour needs
+        return start(name, jar, workDir, env, List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), args);
+    }
+
+    /** The same with the JVM's own options (a benchmark runs the JVM as production would). */
+    Launched start(String name, Path jar, Path workDir, Map<String, String> env, List<String> jvmOptions, List<String> args)
+            throws IOException {
         Files.createDirectories(workDir);
         Path logFile = runDir.resolve(name + ".log");
-        List<String> command = new ArrayList<>(List.of(javaBinary(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + Files.createDirectories(workDir.resolve("tmp")),
-                "-jar", jar.toString()));
+        List<String> command = new ArrayList<>(List.of(javaBinary()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Djava.io.tmpdir=" + Files.createDirectories(workDir.resolve("tmp")), "-jar", jar.toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
                 .redirectErrorStream(true)

@@ -35,7 +35,7 @@ class SingleNodeRestartIT {
     private static final int REPLICAS = 5;
     private static final String ADMIN_PASSWORD = "restart-it-admin";
     private static final long LOCK_TIME_MS = 10_000;
-    private static final Map<String, String> SIM_KEY = Map.of("X-API-Key", "restart-it-key");   // any key passes
+    private static final Map<String, String> SIM_KEY = Map.of("X-API-Key", "restart-it-key", "X-Phala-Version", "2026-05-22");   // any key passes
     private static final DateTimeFormatter ENGINE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 
     @Test

@@ -118,9 +118,9 @@ class TwoNodeFailoverIT {
         awaitNodeReady(node2, api2);
         double node2Start = secondsSince(t2);
         log(String.format("node-2 up after %.1f s", node2Start));
-        JsonNode cvms = simulator.getJson("/simulator/api/v1/cvms/paginated?page=1&page_size=100", Map.of("X-API-Key", API_KEY));
+        JsonNode cvms = simulator.getJson("/simulator/api/v1/cvms/paginated?page=1&page_size=100", Map.of("X-API-Key", API_KEY, "X-Phala-Version", "2026-05-22"));
         assertThat(cvms.get("total").asInt()).as("the second node's bootstrap created nothing more").isEqualTo(REPLICAS);
-        assertThat(simulator.getJson("/simulator/api/v1/apps?page=1&page_size=20", Map.of("X-API-Key", API_KEY))
+        assertThat(simulator.getJson("/simulator/api/v1/apps?page=1&page_size=20", Map.of("X-API-Key", API_KEY, "X-Phala-Version", "2026-05-22"))
                 .get("total").asInt()).as("one app").isEqualTo(1);
 
         try (Connection db = postgres.connect(database)) {
@@ -195,7 +195,7 @@ class TwoNodeFailoverIT {
             assertThat(drains).as("the set has no pre-stop endpoint: its drain, a no-op, is skipped (one apply per instance shows no step ran again)").isZero();
             assertThat(Journal.lastStatus(events)).as("none left down").hasSize(REPLICAS).allSatisfy((cvm, status) -> assertThat(status).isEqualTo("running"));
             for (int ordinal = 0; ordinal < REPLICAS; ordinal++) {
-                JsonNode cvm = simulator.getJson("/simulator/api/v1/cvms/" + SET + "-" + ordinal, Map.of("X-API-Key", API_KEY));
+                JsonNode cvm = simulator.getJson("/simulator/api/v1/cvms/" + SET + "-" + ordinal, Map.of("X-API-Key", API_KEY, "X-Phala-Version", "2026-05-22"));
                 assertThat(cvm.get("status").asText()).isEqualTo("running");
                 assertThat(cvm.get("compose_hash").asText()).as("on the new compose").isNotEqualTo(before);
             }
@@ -299,7 +299,7 @@ class TwoNodeFailoverIT {
         waitUntil(Duration.ofSeconds(60), "the 5 CVMs to run", () -> {
             try {
                 for (int ordinal = 0; ordinal < REPLICAS; ordinal++) {
-                    HttpResponse<String> r = simulator.get("/simulator/api/v1/cvms/" + SET + "-" + ordinal, Map.of("X-API-Key", API_KEY));
+                    HttpResponse<String> r = simulator.get("/simulator/api/v1/cvms/" + SET + "-" + ordinal, Map.of("X-API-Key", API_KEY, "X-Phala-Version", "2026-05-22"));
                     if (r.statusCode() != 200 || !"running".equals(ProcessHarness.JSON.readTree(r.body()).path("status").asText())) {
                         return false;
                     }
@@ -312,7 +312,7 @@ class TwoNodeFailoverIT {
     }
 
     private static String composeHash(Http simulator, String cvm) throws Exception {
-        return simulator.getJson("/simulator/api/v1/cvms/" + cvm, Map.of("X-API-Key", API_KEY)).get("compose_hash").asText();
+        return simulator.getJson("/simulator/api/v1/cvms/" + cvm, Map.of("X-API-Key", API_KEY, "X-Phala-Version", "2026-05-22")).get("compose_hash").asText();
     }
 
     /** The engine's schema and ours on PostgreSQL, and the postgres profile's history cleanup in effect. */

@@ -1,4 +1,5 @@
 package com.statefulcvm.connectors.phala.model;
 
-public record CommittedCvm(String id, String name, String status) {
+/** Answer of {@code POST /cvms} (SDK {@code CommitCvmProvisionSchema}): the VM record; its {@code id} is an integer. */
+public record CommittedCvm(String id, String name, String status, String appId, String vmUuid) {
 }

@@ -4,8 +4,11 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 
 /**
- * One CVM as the API describes it. {@code status} is a free string: an unknown value means "not ready", never an
- * error. {@code composeFile} is only present on the detail endpoint.
+ * One CVM as the API describes it in version 2026-01-21 (SDK {@code CvmInfoV20260121Schema}; {@code
+ * CvmInfoDetailV20260121Schema} adds {@code compose_file}). {@code id} is the hashed CVM id. {@code status} is a free
+ * string: an unknown value means "not ready", never an error. {@code in_progress} is not in that schema (only in the
+ * status batch and older versions): {@link #isSettled()} reads {@code progress} when it is absent. The lifecycle
+ * calls answer the VM record (SDK {@code VMSchema}), of which the fields of the same name land here.
  */
 public record CvmInfo(
         String id,

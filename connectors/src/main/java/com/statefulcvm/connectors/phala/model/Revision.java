@@ -1,5 +1,9 @@
 package com.statefulcvm.connectors.phala.model;
 
+/**
+ * One app revision (SDK {@code AppRevisionResponseSchema}): {@code triggered_by} is a user reference object, or null
+ * when the platform made the change.
+ */
 public record Revision(
         String revisionId,
         String appId,
@@ -7,5 +11,9 @@ public record Revision(
         String composeHash,
         String createdAt,
         String operationType,
-        String triggeredBy) {
+        UserRef triggeredBy) {
+
+    /** SDK {@code UserRefSchema}: {@code {object_type: "user", id?, username?, avatar_url?}}. */
+    public record UserRef(String objectType, String id, String username, String avatarUrl) {
+    }
 }

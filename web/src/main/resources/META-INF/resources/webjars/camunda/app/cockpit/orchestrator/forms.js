@@ -204,7 +204,7 @@ export function planView(plan) {
   return h('div', {'data-orch': 'plan-view'},
     h('h4', null, `Plan for ${plan.replicaSet}: ${(plan.waves || []).length} wave(s), at most ${text(plan.maxUnavailable)} unavailable, surge ${text(plan.maxSurge)}`),
     plan.envChange ? h('p', null, 'Env change: ', (plan.envChange.keys || []).join(', '), ' (values sealed, never shown)') : null,
-    table(actions.map(a => ({wave: a.wave === undefined || a.wave === null ? '' : a.wave + 1, instance: a.slot, action: a.action, reason: a.reason})),
+    table(actions.map(a => ({wave: text(a.wave), instance: a.slot, action: a.action, reason: a.reason})),
       ['wave', 'instance', 'action', 'reason']),
     (plan.blockers || []).length ? h('p', null, badge('blocked', 'warn'), (plan.blockers || []).map(text).join('; ')) : null,
     (plan.refusals || []).length ? h('p', null, badge('refused', 'bad'), (plan.refusals || []).map(text).join('; ')) : null);

@@ -223,7 +223,7 @@ const proceduresFirst = {
   priority: 100,
   render: (node, {api: pluginApi}) => {
     installStyle();
-    const area = h('section', {className: 'orch', 'data-orch': 'procedures'}, 'Loading…');
+    const area = h('section', {className: 'orch orch-card', 'data-orch': 'procedures'}, 'Loading…');
     node.append(area);
     (async () => {
       const rest = engine(pluginApi);

@@ -14,6 +14,7 @@ const STYLE = `
 .orch .orch-muted { color: #777; }
 .orch .orch-messages > div { position: relative; padding: 6px 28px 6px 10px; margin: 0 0 6px; border-radius: 3px; }
 .orch .orch-messages .orch-close { position: absolute; right: 6px; top: 3px; border: none; background: none; font-size: 16px; cursor: pointer; }
+.orch-card { background: #fff; border: 1px solid #ddd; border-radius: 4px; padding: 10px 15px; margin-bottom: 15px; }
 .orch .orch-panel { border: 1px solid #ccc; border-radius: 4px; padding: 10px; margin: 8px 0; background: #fafafa; }
 .orch label { display: block; font-weight: 600; margin: 6px 0 2px; }
 .orch .orch-hint { font-weight: normal; color: #777; }

@@ -3,8 +3,9 @@ package com.statefulcvm.simulator.api;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-/** {@code PATCH /cvms/{cvm_id}/docker-compose} as JSON. */
+
+/** {@code POST /cvms/{cvm_id}/commit-update} (SDK {@code commitCvmUpdate}). */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ComposeUpdateRequest(String dockerComposeFile, String preLaunchScript) {
+public record CommitUpdateRequest(String token, String composeHash, String transactionHash) {
 }
