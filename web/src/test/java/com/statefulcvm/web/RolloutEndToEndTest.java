@@ -129,7 +129,7 @@ class RolloutEndToEndTest {
     void injected503And409AreRetriedAndTheRolloutStillFinishes() throws Exception {
         driver().awaitAllRunning(3);
         // Reads are retried by the client. A 503 of the compose PATCH is not: it may have reached the service, so the
-        // job fails (Phala unreachable: the step pauses), and when it runs again it reads the CVM back before it sends
+        // job fails (one answer is no outage: the engine's retry, R3/PT10S), and it reads the CVM back before it sends
         // the compose again (exactly-once). That read-back tells an update that took by a boot after the intent,
         // within BootMarker.TOLERANCE: a CVM the test before updated a moment ago would pass for one (on Phala a boot
         // takes minutes), so the CVMs' boots are first let grow older than that. A 409 (another operation in
@@ -145,8 +145,7 @@ class RolloutEndToEndTest {
         fault("GET", "/apps/*/cvms", 429, 1);
 
         String compose = "services:\n  web:\n    image: nginxdemos/hello:0.5\n";
-        // the pause after the PATCH's 503 (orchestrator.phala-outage.first-wait, 5 s) and the wait above: more than the
-        // set's 6 s deadline
+        // the job retry after the PATCH's 503 (10 s) and the wait above: more than the set's 6 s deadline
         String pid = driver().startRollout(compose, Map.of("progressDeadlineSeconds", 60));
         driver().approve(pid);
         driver().awaitEnded(pid, "EndEvent_RolloutCompleted");

@@ -86,8 +86,16 @@ public class PhalaCircuit {
         });
     }
 
-    /** A call failed; an outage opens the circuit (or keeps it open, waiting longer), anything else closes it. */
+    /**
+     * A call failed; an outage opens the circuit (or keeps it open, waiting longer), anything else closes it. A call
+     * the client may not repeat (it changes something and may have acted: {@link PhalaApiException#isOutcomeUnknown()})
+     * failed on one answer, not after the client's retries: no sign of an outage by itself, it leaves the circuit as
+     * it is. Its step reads back what exists before it asks again, and those reads, retried, tell an outage.
+     */
     public void failed(PhalaApiException e) {
+        if (e.isOutcomeUnknown()) {
+            return;
+        }
         if (!PhalaOutage.isOutage(e) || e instanceof PhalaUnreachable) {
             if (!(e instanceof PhalaUnreachable)) {
                 answered();

@@ -98,6 +98,21 @@ class PhalaCircuitTest {
         circuit.beforeCall("getApp");
     }
 
+    /**
+     * A compose PATCH answered 503 once was not repeated by the client (it may have acted): one answer is no outage.
+     * Opening the circuit on it paused every procedure of the node for each such answer (SoakTest: none completed).
+     */
+    @Test
+    void aFailedCallTheClientMayNotRepeatLeavesTheCircuitAsItIs() {
+        PhalaApiException patch = new PhalaApiException(503, null, "unavailable", null, "PATCH", "/cvms/x/docker-compose", null);
+        assertThat(patch.isOutcomeUnknown()).isTrue();
+        circuit.failed(patch);
+        assertThat(circuit.open()).as("not opened").isEmpty();
+        circuit.failed(status(503));
+        circuit.failed(patch);
+        assertThat(circuit.open()).as("not closed either").isPresent();
+    }
+
     @Test
     void whatIsNotAnOutageDoesNotOpenIt() {
         circuit.failed(status(409));

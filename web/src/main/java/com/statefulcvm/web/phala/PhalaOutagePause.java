@@ -96,8 +96,17 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
                 ? configuration.getFailedJobCommandFactory() : new DefaultFailedJobCommandFactory();
         configuration.setFailedJobCommandFactory((jobId, exception) -> DeadlineHeld.in(exception)
                 .<Command<Object>>map(held -> context -> hold(context, jobId, held))
-                .or(() -> PhalaOutage.in(exception).map(outage -> context -> pause(context, jobId, outage, exception)))
+                .or(() -> PhalaOutage.in(exception).filter(this::meansUnreachable)
+                        .map(outage -> context -> pause(context, jobId, outage, exception)))
                 .orElseGet(() -> engines.getCommand(jobId, exception)));
+    }
+
+    /**
+     * A failure of a call the client may not repeat (one answer, no retries: {@link PhalaCircuit#failed}) pauses only
+     * while the circuit is open; otherwise the job fails as any other and its retry reads back before it asks again.
+     */
+    private boolean meansUnreachable(PhalaApiException outage) {
+        return !outage.isOutcomeUnknown() || circuit.open().isPresent();
     }
 
     /** A deadline that came due too soon after an outage: due again when the time the outage took is given back. */
