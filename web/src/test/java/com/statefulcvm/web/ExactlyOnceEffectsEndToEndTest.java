@@ -2,7 +2,6 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.fleet.effects.EffectIntent;
 import com.statefulcvm.fleet.effects.EffectIntentRegistry;
 import com.statefulcvm.fleet.effects.EffectState;
@@ -10,24 +9,13 @@ import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.TaskService;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,50 +27,10 @@ import static org.awaitility.Awaitility.await;
  * simulator's journal shows one restart, one update per CVM. Before the intents (the step remembered in a process
  * variable that it asked, rolled back with the rest) each was made twice.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
-@ActiveProfiles({"e2e", "exactly-once"})
-class ExactlyOnceEffectsEndToEndTest {
+class ExactlyOnceEffectsEndToEndTest extends PhalaFaultsEndToEnd {
 
     private static final String SET = "once";
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** The Phala client call after which the node "dies" once: it went through, then the job fails. */
-    static final AtomicReference<String> DIE_AFTER = new AtomicReference<>();
-    static final AtomicInteger DIED = new AtomicInteger();
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        E2eSupport.onFreePortWithDatabase(registry, "exactly-once-e2e");
-    }
-
-    @TestConfiguration
-    static class DyingNode {
-        @Bean
-        static BeanPostProcessor dieAfterAcceptedCall() {
-            return new BeanPostProcessor() {
-                @Override
-                public Object postProcessAfterInitialization(Object bean, String name) {
-                    if (!(bean instanceof PhalaCloudClient client)) {
-                        return bean;
-                    }
-                    return Proxy.newProxyInstance(PhalaCloudClient.class.getClassLoader(), new Class<?>[] {PhalaCloudClient.class},
-                            (proxy, method, args) -> {
-                                Object answer;
-                                try {
-                                    answer = method.invoke(client, args);
-                                } catch (InvocationTargetException e) {
-                                    throw e.getCause();
-                                }
-                                if (DIE_AFTER.compareAndSet(method.getName(), null)) {
-                                    DIED.incrementAndGet();
-                                    throw new IllegalStateException("test: the node died after Phala accepted " + method.getName());
-                                }
-                                return answer;
-                            });
-                }
-            };
-        }
-    }
 
     @Autowired
     TestRestTemplate http;

@@ -11,14 +11,10 @@ import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.runtime.Job;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -38,21 +34,12 @@ import static org.awaitility.Awaitility.await;
  * rollout goes on and completes: no rollback (which would need Phala too) was started, no incident was raised. And
  * however many viewers read a set's detail at once, Phala is asked once per {@code orchestrator.fleet-reads.max-age}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT, properties = {
-        "orchestrator.phala-outage.first-wait=PT1S", "orchestrator.phala-outage.max-wait=PT2S",
-        "orchestrator.fleet-reads.max-age=PT30S"})
-@ActiveProfiles({"e2e", "exactly-once"})
-class PhalaOutageEndToEndTest {
+class PhalaOutageEndToEndTest extends PhalaFaultsEndToEnd {
 
     private static final String SET = "once";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration OUTAGE = Duration.ofSeconds(20);
     private static final int DEADLINE_SECONDS = 8;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        E2eSupport.onFreePortWithDatabase(registry, "phala-outage-e2e");
-    }
 
     @Autowired
     TestRestTemplate http;

@@ -80,6 +80,9 @@ public class ObservedConditions {
             set(spec, ordinal, ConditionType.Ready, false, "not healthy", known);
         } else if (Boolean.FALSE.equals(record.attested())) {
             set(spec, ordinal, ConditionType.Ready, false, "not admitted: " + record.attestation(), known);
+        } else if (record.attested() == null && spec.getAttestation().isRequired()) {
+            // a boot not attested yet (a new one: the monitor forgot the last verdict and re-attests) serves nobody
+            set(spec, ordinal, ConditionType.Ready, false, "awaiting attestation of this boot", known);
         } else {
             long healthyFor = Math.max(0, Duration.between(healthySince, clock.instant()).toSeconds());
             if (healthyFor >= minReady) {
