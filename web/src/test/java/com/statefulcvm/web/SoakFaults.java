@@ -82,6 +82,13 @@ final class SoakFaults {
         return tally;
     }
 
+    /** Whether an untargeted fault is still waiting for the calls it is meant for. */
+    boolean untargetedPending() {
+        java.util.Set<Long> pending = new java.util.HashSet<>();
+        read(http.getForObject(ADMIN + "/faults", String.class)).forEach(f -> pending.add(f.get("id").asLong()));
+        return injected.stream().anyMatch(f -> !f.targeted() && pending.contains(f.id()));
+    }
+
     int faultsInjected() {
         return injected.size();
     }

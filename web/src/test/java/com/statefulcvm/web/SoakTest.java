@@ -420,9 +420,17 @@ class SoakTest {
         System.out.print(out);
     }
 
-    /** Untargeted faults, one every 1.5 s while the rollouts run; each stays within the client's own attempts. */
+    /**
+     * Untargeted faults, one every 1.5 s while the rollouts run, each within the client's own attempts, and one at a
+     * time: a fault waits for the calls it matches, and while the Phala circuit is open (a fault met after the
+     * client's attempts) only a probe now and then calls Phala, so faults queued meanwhile would each meet the next
+     * probe and keep Phala "down" for minutes, an outage no real service has from a few transient answers.
+     */
     private void backgroundFault() {
         try {
+            if (faults.untargetedPending()) {
+                return;
+            }
             switch (backgroundTick.getAndIncrement() % 6) {
                 case 0 -> faults.inject("503", false, SoakFaults.fault("GET", "/cvms/*", 503, 2));
                 case 1 -> faults.inject("429 Retry-After", false,
