@@ -239,6 +239,9 @@ class TwoNodeFailoverIT {
                       wait-time-in-millis: 100
                       max-wait: 500
                 orchestrator:
+                  security:
+                    # everything runs on loopback: no TLS to terminate (the production profile asks who does)
+                    trusted-proxies: '127\\.0\\.0\\.1'
                   phala:
                     base-url: %1$s/simulator/api/v1
                     initial-backoff: PT0.1S
