@@ -167,9 +167,20 @@ final class BrowserSession implements ExecutionCondition, AfterTestExecutionCall
                 if (attempt >= 5) {
                     throw movedMeanwhile;
                 }
-                sleep(Duration.ofMillis(300));
+                awaitLaidOut(element);
             }
         }
+    }
+
+    /** Until the element stays where it is from one look to the next (the form has stopped laying itself out). */
+    private void awaitLaidOut(WebElement element) {
+        org.openqa.selenium.Point[] last = {null};
+        until(d -> {
+            org.openqa.selenium.Point now = element.getLocation();
+            boolean still = now.equals(last[0]);
+            last[0] = now;
+            return still;
+        });
     }
 
     /**
@@ -187,14 +198,6 @@ final class BrowserSession implements ExecutionCondition, AfterTestExecutionCall
                     throw notYet;
                 }
             }
-        }
-    }
-
-    static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -55,7 +55,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the health monitors outside the process engine: every replica set with auto-healing gets a round every
@@ -133,6 +132,7 @@ public class HealthMonitorScheduler implements DisposableBean {
         rounds.setMaxPoolSize(settings.getRoundThreads());
         rounds.setThreadNamePrefix("health-round-");
         rounds.setDaemon(true);
+        rounds.setAwaitTerminationSeconds(5);   // shutdown() waits for a running task that long
         rounds.initialize();
         this.ticker = new ThreadPoolTaskScheduler();
         ticker.setPoolSize(1);
@@ -412,13 +412,6 @@ public class HealthMonitorScheduler implements DisposableBean {
         }
         ticker.shutdown();
         rounds.shutdown();
-        try {
-            rounds.getThreadPoolExecutor().awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (IllegalStateException e) {
-            // not initialized
-        }
         if (t != null) {
             try {
                 keeper.leave();

@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Wakes a rollout's instance steps where they wait outside the job executor, so that a wait costs no engine job: a
@@ -104,6 +103,7 @@ public class RolloutStepWaker implements DisposableBean {
         wakers.setMaxPoolSize(properties.getRollout().getWakerThreads());
         wakers.setThreadNamePrefix("step-waker-");
         wakers.setDaemon(true);
+        wakers.setAwaitTerminationSeconds(5);   // shutdown() waits for a running task that long
         wakers.initialize();
     }
 
@@ -285,12 +285,5 @@ public class RolloutStepWaker implements DisposableBean {
         }
         ticker.shutdown();
         wakers.shutdown();
-        try {
-            wakers.getThreadPoolExecutor().awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (IllegalStateException e) {
-            // not initialized
-        }
     }
 }

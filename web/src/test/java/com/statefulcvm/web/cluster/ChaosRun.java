@@ -366,9 +366,11 @@ final class ChaosRun {
         for (int i = 0; i < cluster.nodes(); i++) {
             cluster.awaitReady(i);
         }
-        Instant deadline = Instant.now().plus(SETTLE);
-        while (Instant.now().isBefore(deadline) && (running() > 0 || !cluster.fleetRunning())) {
-            Thread.sleep(1000);
+        try {
+            org.awaitility.Awaitility.await().atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> running() == 0 && cluster.fleetRunning());
+        } catch (org.awaitility.core.ConditionTimeoutException notSettled) {
+            // what is still running or down is noted below
         }
         int left = running();
         if (left > 0) {
