@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
 import com.statefulcvm.fleet.hooks.PatroniDrain;
 import com.statefulcvm.fleet.hooks.PatroniMember;
@@ -16,12 +17,12 @@ public class DecidePatroniDrain extends HookStep {
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
         if (context.cvm().isEmpty()) {
-            execution.setVariable("drainDecision", PatroniDrain.Kind.NOT_A_MEMBER.name());
+            execution.setVariable(HookVariables.DRAIN_DECISION, PatroniDrain.Kind.NOT_A_MEMBER.name());
             return Answer.ready(context.slot() + " has no CVM; nothing to drain");
         }
         PatroniDrain.Decision decision = decide(context);
-        execution.setVariable("drainDecision", decision.kind().name());
-        execution.setVariable("switchoverCandidate", decision.candidate());
+        execution.setVariable(HookVariables.DRAIN_DECISION, decision.kind().name());
+        execution.setVariable(HookVariables.SWITCHOVER_CANDIDATE, decision.candidate());
         return new Answer(decision.kind() != PatroniDrain.Kind.WAIT, decision.reason());
     }
 

@@ -23,7 +23,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Apply the planned action": asks Phala for what the plan says this slot needs: a compose update, an env update

@@ -22,8 +22,8 @@ import org.springframework.stereotype.Component;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_RUNNING;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_RUNNING;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Check the CVM is running and settled": ready means running, no operation in progress, and the target compose in

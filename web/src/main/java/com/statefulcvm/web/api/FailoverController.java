@@ -1,15 +1,14 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.statefulcvm.delegates.failover.FailoverVariables;
+import com.statefulcvm.delegates.procedure.FailoverStarter;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.failover.PatroniSet;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import org.camunda.bpm.engine.RuntimeService;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -20,7 +19,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -37,14 +35,14 @@ class FailoverController {
     private static final Logger log = LoggerFactory.getLogger(FailoverController.class);
 
     private final ReplicaSets replicaSets;
-    private final RuntimeService runtime;
+    private final FailoverStarter starter;
     private final RunningProcesses running;
     private final ApiAccess access;
     private final Map<String, Object> starts = new ConcurrentHashMap<>();
 
-    FailoverController(ReplicaSets replicaSets, RuntimeService runtime, RunningProcesses running, ApiAccess access) {
+    FailoverController(ReplicaSets replicaSets, FailoverStarter starter, RunningProcesses running, ApiAccess access) {
         this.replicaSets = replicaSets;
-        this.runtime = runtime;
+        this.starter = starter;
         this.running = running;
         this.access = access;
     }
@@ -76,13 +74,9 @@ class FailoverController {
     private ResponseEntity<Map<String, Object>> start(String name, String reason) {
         requireNoneRunning(name);
         String user = access.callerId();
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(FailoverVariables.REPLICA_SET, name);
-        variables.put(FailoverVariables.FAILOVER_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
-        variables.put(FailoverVariables.REQUESTED_BY, user);
-        ProcessInstance started = runtime.startProcessInstanceByKey(FailoverVariables.PROCESS_KEY, name, variables);
-        log.info("Started failover {} of {} (requested by {})", started.getId(), name, user);
-        return ReplicaSetController.created(started.getId(), name);
+        String started = starter.start(name, user, reason);
+        log.info("Started failover {} of {} (requested by {})", started, name, user);
+        return ReplicaSetController.created(started, name);
     }
 
     /** 409 when a failover, a rollout or a scale of the set runs, for every start of a failover (REST, Tasklist, engine). */

@@ -1,6 +1,7 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.failover.FailoverVariables;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.stereotype.Component;
@@ -14,8 +15,7 @@ import java.util.Set;
 @Component
 class FailoverStartCheck implements ProcedureStartCheck {
 
-    private static final String REASON = "reason";
-    static final Set<String> START_VARIABLES = Set.of(FailoverVariables.REPLICA_SET, REASON, FailoverVariables.FAILOVER_REASON,
+    static final Set<String> START_VARIABLES = Set.of(FailoverVariables.REPLICA_SET, ProcedureVariables.REASON, FailoverVariables.FAILOVER_REASON,
             FailoverVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
@@ -42,8 +42,8 @@ class FailoverStartCheck implements ProcedureStartCheck {
         FailoverController.requireFailoverType(spec);
         failovers.requireNoneRunning(spec.getName());
         String requestedBy = start.requestedBy(FailoverVariables.REQUESTED_BY);
-        String reason = start.text(REASON);
-        start.remove(REASON);
+        String reason = start.text(ProcedureVariables.REASON);
+        start.remove(ProcedureVariables.REASON);
         start.set(FailoverVariables.REQUESTED_BY, requestedBy);
         if (start.text(FailoverVariables.FAILOVER_REASON) == null) {
             start.set(FailoverVariables.FAILOVER_REASON, start.requestedByWithReason(requestedBy, reason));

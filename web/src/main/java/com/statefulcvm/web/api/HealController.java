@@ -1,8 +1,8 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.statefulcvm.delegates.heal.HealStarter;
-import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.procedure.HealStarter;
+import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;

@@ -1,7 +1,8 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.heal.HealStarter;
-import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.HealStarter;
+import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.http.HttpStatus;
@@ -18,8 +19,7 @@ import java.util.Set;
 @Component
 class HealStartCheck implements ProcedureStartCheck {
 
-    private static final String REASON = "reason";
-    static final Set<String> START_VARIABLES = Set.of(HealVariables.REPLICA_SET, HealVariables.ORDINAL, REASON,
+    static final Set<String> START_VARIABLES = Set.of(HealVariables.REPLICA_SET, HealVariables.ORDINAL, ProcedureVariables.REASON,
             HealVariables.SLOT, HealVariables.HEAL_REASON, HealVariables.HEAL_TRIGGER, HealVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
@@ -80,8 +80,8 @@ class HealStartCheck implements ProcedureStartCheck {
         HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
 
         String requestedBy = start.requestedBy(HealVariables.REQUESTED_BY);
-        String reason = start.text(REASON);
-        start.remove(REASON);
+        String reason = start.text(ProcedureVariables.REASON);
+        start.remove(ProcedureVariables.REASON);
         start.set(HealVariables.ORDINAL, ordinal);
         start.set(HealVariables.SLOT, slot);
         start.set(HealVariables.REQUESTED_BY, requestedBy);

@@ -1,10 +1,9 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.LightsOutStarter;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
-import org.camunda.bpm.engine.RuntimeService;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -15,7 +14,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -32,14 +30,14 @@ class LightsOutController {
 
     private final ReplicaSets replicaSets;
     private final LightsOutStartChecks checks;
-    private final RuntimeService runtime;
+    private final LightsOutStarter starter;
     private final ApiAccess access;
     private final Map<String, Object> starts = new ConcurrentHashMap<>();
 
-    LightsOutController(ReplicaSets replicaSets, LightsOutStartChecks checks, RuntimeService runtime, ApiAccess access) {
+    LightsOutController(ReplicaSets replicaSets, LightsOutStartChecks checks, LightsOutStarter starter, ApiAccess access) {
         this.replicaSets = replicaSets;
         this.checks = checks;
-        this.runtime = runtime;
+        this.starter = starter;
         this.access = access;
     }
 
@@ -55,14 +53,9 @@ class LightsOutController {
         synchronized (starts.computeIfAbsent(name, n -> new Object())) {
             checks.requireNothingRunning(name);
             String user = access.callerId();
-            Map<String, Object> variables = new HashMap<>();
-            variables.put(LightsOutVariables.REPLICA_SET, name);
-            variables.put(LightsOutVariables.REQUESTED_BY, user);
-            variables.put(LightsOutVariables.LIGHTS_OUT_REASON, "requested by " + user + (reason == null ? "" : ": " + reason));
-            variables.put(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
-            ProcessInstance started = runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, name, variables);
-            log.info("Started lights-out recovery {} of {} (requested by {})", started.getId(), name, user);
-            return ReplicaSetController.created(started.getId(), name);
+            String started = starter.start(name, user, reason, request.readmitFenced());
+            log.info("Started lights-out recovery {} of {} (requested by {})", started, name, user);
+            return ReplicaSetController.created(started, name);
         }
     }
 }

@@ -1,10 +1,10 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.statefulcvm.delegates.budget.OutageGuard;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.stereotype.Component;
@@ -21,13 +21,12 @@ import java.util.Set;
 @Component
 class LightsOutStartCheck implements ProcedureStartCheck {
 
-    private static final String REASON = "reason";
     /**
      * {@code readmitFenced}: the operator's recorded override (fenced slots are started too); {@code lightsOutTrigger}:
      * {@code outage} when the health monitor proposes the recovery (its seed decision is then always an operator's).
      */
-    static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, REASON, LightsOutVariables.LIGHTS_OUT_REASON,
-            LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, OutageGuard.LIGHTS_OUT_TRIGGER);
+    static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, ProcedureVariables.REASON, LightsOutVariables.LIGHTS_OUT_REASON,
+            LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, LightsOutVariables.LIGHTS_OUT_TRIGGER);
 
     private final ReplicaSets replicaSets;
     private final LightsOutStartChecks checks;
@@ -53,9 +52,9 @@ class LightsOutStartCheck implements ProcedureStartCheck {
     public String check(ProcedureStart start) {
         ReplicaSetSpec spec = start.replicaSet(replicaSets);
         ObjectNode body = json.createObjectNode();
-        String reason = start.text(REASON);
+        String reason = start.text(ProcedureVariables.REASON);
         if (reason != null) {
-            body.put(REASON, reason);
+            body.put(ProcedureVariables.REASON, reason);
         }
         Object override = start.variable(LightsOutVariables.READMIT_FENCED);
         if (override != null) {
@@ -66,7 +65,7 @@ class LightsOutStartCheck implements ProcedureStartCheck {
         checks.requireNothingRunning(spec.getName());
 
         String requestedBy = start.requestedBy(LightsOutVariables.REQUESTED_BY);
-        start.remove(REASON);
+        start.remove(ProcedureVariables.REASON);
         start.set(LightsOutVariables.REQUESTED_BY, requestedBy);
         start.set(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
         if (start.text(LightsOutVariables.LIGHTS_OUT_REASON) == null) {

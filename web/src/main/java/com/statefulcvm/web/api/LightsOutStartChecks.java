@@ -1,11 +1,11 @@
 package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.statefulcvm.delegates.failover.FailoverVariables;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.lightsout.LightsOutChecks;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.http.HttpStatus;

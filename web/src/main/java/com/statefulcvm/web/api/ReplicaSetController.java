@@ -37,7 +37,7 @@ class ReplicaSetController {
     private final ValidatedFleet fleet;
     private final ReplicaSets replicaSets;
     private final InstanceRegistry registry;
-    private final RolloutStarter rollouts;
+    private final RolloutStarts rollouts;
     private final ReplicaSetStatus status;
     private final ObservedConditions conditions;
     private final PolicyOverrides policies;
@@ -48,7 +48,7 @@ class ReplicaSetController {
     private final FleetReads reads;
 
     ReplicaSetController(ValidatedFleet fleet, ReplicaSets replicaSets, InstanceRegistry registry,
-                         RolloutStarter rollouts, ReplicaSetStatus status,
+                         RolloutStarts rollouts, ReplicaSetStatus status,
                          ObservedConditions conditions, PolicyOverrides policies, RolloutPlanning planning,
                          RevisionHistory revisions, ApiAccess access, EnvSealer sealer, FleetReads reads) {
         this.sealer = sealer;
@@ -100,7 +100,7 @@ class ReplicaSetController {
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
         EnvEncryption.Sealed env = rollout.envs() == null ? null : sealer.seal(spec, rollout.envs());
-        String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(rollout.compose(), override, Set.of(), null, env));
+        String processInstanceId = rollouts.start(spec, new RolloutStarts.Start(rollout.compose(), override, Set.of(), null, env));
         return created(processInstanceId, name);
     }
 
@@ -160,7 +160,7 @@ class ReplicaSetController {
         }
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
-        String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(compose, override, Set.of(target), null));
+        String processInstanceId = rollouts.start(spec, new RolloutStarts.Start(compose, override, Set.of(target), null));
         return created(processInstanceId, name);
     }
 

@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.springframework.http.HttpStatus;
 
@@ -9,7 +10,6 @@ import org.springframework.http.HttpStatus;
  */
 final class RequestReason {
 
-    private static final String REASON = "reason";
     private static final int MAX_REASON = 500;
 
     private RequestReason() {
@@ -21,13 +21,13 @@ final class RequestReason {
             return null;
         }
         RolloutRequest.requireObject(body, "{\"reason\": \"<why>\"} (optional)");
-        RolloutRequest.onlyFields(body, REASON);
+        RolloutRequest.onlyFields(body, ProcedureVariables.REASON);
         return reasonOf(body);
     }
 
     /** The optional reason of a body the caller has already checked for its other fields. */
     static String reasonOf(JsonNode body) {
-        JsonNode reason = body.get(REASON);
+        JsonNode reason = body.get(ProcedureVariables.REASON);
         if (reason == null || reason.isNull()) {
             return null;
         }

@@ -28,11 +28,11 @@ class RevisionController {
 
     private final ReplicaSets replicaSets;
     private final RevisionHistory revisions;
-    private final RolloutStarter rollouts;
+    private final RolloutStarts rollouts;
     private final PolicyOverrides policies;
     private final ApiAccess access;
 
-    RevisionController(ReplicaSets replicaSets, RevisionHistory revisions, RolloutStarter rollouts, PolicyOverrides policies,
+    RevisionController(ReplicaSets replicaSets, RevisionHistory revisions, RolloutStarts rollouts, PolicyOverrides policies,
                        ApiAccess access) {
         this.replicaSets = replicaSets;
         this.revisions = revisions;
@@ -73,7 +73,7 @@ class RevisionController {
                 "revision: replica set '" + name + "' has no revision " + number + known(name)));
         String override = RolloutRequest.updatePolicyOf(body);
         policies.effective(spec, override);
-        String processInstanceId = rollouts.start(spec, new RolloutStarter.Start(revision.dockerCompose(), override, Set.of(), number));
+        String processInstanceId = rollouts.start(spec, new RolloutStarts.Start(revision.dockerCompose(), override, Set.of(), number));
         ResponseEntity<Map<String, Object>> created = ReplicaSetController.created(processInstanceId, name);
         Map<String, Object> out = new LinkedHashMap<>(created.getBody());
         out.put("revision", number);

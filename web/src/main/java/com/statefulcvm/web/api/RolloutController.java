@@ -2,7 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.AsApplication;
 import com.statefulcvm.delegates.support.JsonListVariable;
 import org.camunda.bpm.engine.ProcessEngine;

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.statefulcvm.connectors.phala.EnvEncryption;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.support.ComposeValue;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ComposeValue;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -38,12 +38,12 @@ class RolloutStartCheck implements ProcedureStartCheck {
 
     private final ReplicaSets replicaSets;
     private final PolicyOverrides policies;
-    private final RolloutStarter rollouts;
+    private final RolloutStarts rollouts;
     private final ObjectMapper json;
     private final SealedEnvHandover envs;
     private final RevisionHistory revisions;
 
-    RolloutStartCheck(ReplicaSets replicaSets, PolicyOverrides policies, RolloutStarter rollouts, ObjectMapper json,
+    RolloutStartCheck(ReplicaSets replicaSets, PolicyOverrides policies, RolloutStarts rollouts, ObjectMapper json,
                       RevisionHistory revisions, SealedEnvHandover envs) {
         this.envs = envs;
         this.revisions = revisions;

@@ -1,8 +1,8 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.admission.AdmissionStarter;
-import com.statefulcvm.delegates.budget.OutageGuard;
-import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.procedure.AttestationVariables;
+import com.statefulcvm.delegates.procedure.OutageGuard;
+import com.statefulcvm.delegates.procedure.HealVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -48,7 +48,7 @@ class RunningProcesses {
      * set's instances, if any: it may still fence, and stop, its instance.
      */
     Optional<String> admissionOf(String set) {
-        return ofAnInstance(AdmissionStarter.ADMIT_PROCESS, set);
+        return ofAnInstance(AttestationVariables.ADMIT_PROCESS, set);
     }
 
     private Optional<String> ofAnInstance(String processKey, String set) {

@@ -3,11 +3,10 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.scale.ScalePlanning;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.scaling.ScalePlan;
-import org.camunda.bpm.engine.RuntimeService;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
+import com.statefulcvm.delegates.procedure.ScaleStarter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -19,7 +18,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.net.URI;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,16 +36,16 @@ class ScaleController {
     private final ReplicaSets replicaSets;
     private final ScaleStartChecks checks;
     private final ScalePlanning planning;
-    private final RuntimeService runtime;
+    private final ScaleStarter starter;
     private final ApiAccess access;
     private final Map<String, Object> starts = new ConcurrentHashMap<>();
 
-    ScaleController(ReplicaSets replicaSets, ScaleStartChecks checks, ScalePlanning planning, RuntimeService runtime,
+    ScaleController(ReplicaSets replicaSets, ScaleStartChecks checks, ScalePlanning planning, ScaleStarter starter,
                     ApiAccess access) {
         this.replicaSets = replicaSets;
         this.checks = checks;
         this.planning = planning;
-        this.runtime = runtime;
+        this.starter = starter;
         this.access = access;
     }
 
@@ -77,17 +75,12 @@ class ScaleController {
                 return ResponseEntity.ok(answer);
             }
             String user = access.callerId();
-            Map<String, Object> variables = new HashMap<>();
-            variables.put(ScaleVariables.REPLICA_SET, name);
-            variables.put(ScaleVariables.REQUESTED_REPLICAS, request.replicas());
-            variables.put(ScaleVariables.REQUESTED_BY, user);
-            variables.put(ScaleVariables.SCALE_REASON, "requested by " + user + (request.reason() == null ? "" : ": " + request.reason()));
-            ProcessInstance started = runtime.startProcessInstanceByKey(ScaleVariables.PROCESS_KEY, name, variables);
-            log.info("Started scale {} of {} from {} to {} replicas (requested by {})", started.getId(), name, plan.current(),
+            String started = starter.start(name, request.replicas(), user, request.reason());
+            log.info("Started scale {} of {} from {} to {} replicas (requested by {})", started, name, plan.current(),
                     plan.requested(), user);
-            answer.put("processInstanceId", started.getId());
+            answer.put("processInstanceId", started);
             answer.put("belowMinimum", plan.needsApproval());
-            return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + started.getId())).body(answer);
+            return ResponseEntity.created(URI.create("/engine-rest/process-instance/" + started)).body(answer);
         }
     }
 }

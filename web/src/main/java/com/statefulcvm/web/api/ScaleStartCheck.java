@@ -1,8 +1,9 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.stereotype.Component;
@@ -16,8 +17,7 @@ import java.util.Set;
 @Component
 class ScaleStartCheck implements ProcedureStartCheck {
 
-    private static final String REASON = "reason";
-    static final Set<String> START_VARIABLES = Set.of(ScaleVariables.REPLICA_SET, ScaleStartChecks.REPLICAS, REASON,
+    static final Set<String> START_VARIABLES = Set.of(ScaleVariables.REPLICA_SET, ScaleVariables.REPLICAS, ProcedureVariables.REASON,
             ScaleVariables.REQUESTED_REPLICAS, ScaleVariables.SCALE_REASON, ScaleVariables.REQUESTED_BY);
 
     private final ReplicaSets replicaSets;
@@ -44,20 +44,20 @@ class ScaleStartCheck implements ProcedureStartCheck {
     public String check(ProcedureStart start) {
         ReplicaSetSpec spec = start.replicaSet(replicaSets);
         ObjectNode body = json.createObjectNode();
-        Object replicas = start.firstOf(ScaleStartChecks.REPLICAS, ScaleVariables.REQUESTED_REPLICAS);
+        Object replicas = start.firstOf(ScaleVariables.REPLICAS, ScaleVariables.REQUESTED_REPLICAS);
         if (replicas != null) {
-            body.set(ScaleStartChecks.REPLICAS, json.valueToTree(replicas));
+            body.set(ScaleVariables.REPLICAS, json.valueToTree(replicas));
         }
-        String reason = start.text(REASON);
+        String reason = start.text(ProcedureVariables.REASON);
         if (reason != null) {
-            body.put(REASON, reason);
+            body.put(ProcedureVariables.REASON, reason);
         }
         ScaleStartChecks.Request request = checks.request(spec.getName(), body);
         checks.requireNothingRunning(spec.getName());
 
         String requestedBy = start.requestedBy(ScaleVariables.REQUESTED_BY);
-        start.remove(ScaleStartChecks.REPLICAS);
-        start.remove(REASON);
+        start.remove(ScaleVariables.REPLICAS);
+        start.remove(ProcedureVariables.REASON);
         start.set(ScaleVariables.REQUESTED_REPLICAS, request.replicas());
         start.set(ScaleVariables.REQUESTED_BY, requestedBy);
         if (start.text(ScaleVariables.SCALE_REASON) == null) {

@@ -1,11 +1,12 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.statefulcvm.delegates.failover.FailoverVariables;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.scale.ScalePlanning;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.http.HttpStatus;
@@ -22,8 +23,6 @@ import java.util.Optional;
 @Component
 class ScaleStartChecks {
 
-    static final String REPLICAS = "replicas";
-    private static final String REASON = "reason";
 
     private final ScalePlanning planning;
     private final RunningProcesses running;
@@ -44,8 +43,8 @@ class ScaleStartChecks {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, "replicas: is required; send {\"replicas\": <count>}");
         }
         RolloutRequest.requireObject(body, "{\"replicas\": <count>, \"reason\": \"<why>\"} (reason optional)");
-        RolloutRequest.onlyFields(body, REPLICAS, REASON);
-        JsonNode replicas = body.get(REPLICAS);
+        RolloutRequest.onlyFields(body, ScaleVariables.REPLICAS, ProcedureVariables.REASON);
+        JsonNode replicas = body.get(ScaleVariables.REPLICAS);
         Object value = replicas == null || replicas.isNull() ? null
                 : replicas.isIntegralNumber() && replicas.canConvertToLong() ? (Object) replicas.asLong()
                 : replicas.isNumber() ? replicas.numberValue() : replicas.isTextual() ? replicas.asText() : replicas.toString();

@@ -1,5 +1,6 @@
 package com.statefulcvm.web.phala;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.support.PhalaCircuit;
 import com.statefulcvm.delegates.support.PhalaOutage;
@@ -37,7 +38,7 @@ import java.util.Set;
  * answer ({@link PhalaOutage}, after the client's own retries, or at once while {@link PhalaCircuit} is open) keeps its
  * retries and gets no incident; it is due again when the circuit's next probe is (and woken at once when Phala answers
  * again, {@link PhalaReturn}). Visible in Cockpit: the job's exception reads {@value #WAITING}..., its due date is the
- * next try, and the process instance (and every procedure above it) carries the variable {@value #VARIABLE} saying since
+ * next try, and the process instance (and every procedure above it) carries the variable {@value ProcedureVariables#PHALA_CLOUD_UNREACHABLE} saying since
  * when and where it waits. The time it waits does not count against the procedure's deadlines: every boundary timer of
  * the scopes it waits in (a rollout slot's progress deadline, a heal's) is put off by as long, and no boundary timer
  * fires at all while the circuit is open (it is paused like a step). Any other failure goes to the engine's own retry
@@ -50,8 +51,6 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
 
     /** How the paused job's exception message starts: what {@link PhalaReturn} looks for. */
     public static final String WAITING = "Phala Cloud unreachable: waiting";
-    /** The process variable of a paused procedure; removed when Phala answers again. */
-    public static final String VARIABLE = "phalaCloudUnreachable";
     /** The shortest pause, whatever the circuit says: a job is not run again faster than this. */
     static final Duration MIN_WAIT = Duration.ofSeconds(1);
 
@@ -166,7 +165,7 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
     private static void markWaiting(ExecutionEntity execution, String text) {
         for (ExecutionEntity instance = execution == null ? null : execution.getProcessInstance(); instance != null;
              instance = instance.getSuperExecution() == null ? null : instance.getSuperExecution().getProcessInstance()) {
-            instance.setVariableLocal(VARIABLE, text);
+            instance.setVariableLocal(ProcedureVariables.PHALA_CLOUD_UNREACHABLE, text);
         }
     }
 

@@ -1,15 +1,13 @@
-package com.statefulcvm.delegates.scale;
+package com.statefulcvm.delegates.procedure;
 
 /** Names of the scale process and its variables, shared by the delegates, the REST API and the tests. */
-public final class ScaleVariables {
+public final class ScaleVariables extends ProcedureVariables {
 
     public static final String PROCESS_KEY = "scale";
 
     // --- in
-    public static final String REPLICA_SET = "replicaSet";
     /** The count asked for (a JSON number from REST; validated again by "Plan the scale"). */
     public static final String REQUESTED_REPLICAS = "requestedReplicas";
-    public static final String REQUESTED_BY = "requestedBy";
     /** Why, in words: {@code requested by <user>[: <reason>]}. */
     public static final String SCALE_REASON = "scaleReason";
 
@@ -25,7 +23,6 @@ public final class ScaleVariables {
     public static final String MIN_REPLICAS = "minReplicas";
     /** A scale-down below {@link #MIN_REPLICAS}: an operator approves it first. */
     public static final String NEEDS_APPROVAL = "belowMinimum";
-    public static final String PLAN_SUMMARY = "planSummary";
     /** RETAIN or DELETE, from scaling.scaleDown. */
     public static final String SCALE_DOWN_POLICY = "scaleDownPolicy";
     /** The fleet file's replicas when the scale was planned: recorded with each new count (DesiredReplicas). */
@@ -34,8 +31,6 @@ public final class ScaleVariables {
     // --- per slot (local to the slot's sub-process)
     /** The slot's CVM was retained by an earlier scale-down: it comes back with its disk and identity. */
     public static final String RETAINED = "retainedSlot";
-    /** The slot's CVM can be reached (running and settled): drained before it leaves. */
-    public static final String CVM_REACHABLE = "cvmReachable";
     public static final String SLOT_REMOVED = "slotRemoved";
     /** Why the scale halted at a slot: what the operator's task shows. */
     public static final String HALT_REASON = "haltReason";
@@ -50,6 +45,9 @@ public final class ScaleVariables {
     public static final String DOWN = "DOWN";
     public static final String NONE = "NONE";
     public static final String REFUSED = "REFUSED";
+
+    /** Scale's start form field (Tasklist): the count asked for; the start check turns it into {@link #REQUESTED_REPLICAS}. */
+    public static final String REPLICAS = "replicas";
 
     private ScaleVariables() {
     }

@@ -1,11 +1,5 @@
-package com.statefulcvm.delegates.budget;
+package com.statefulcvm.delegates.procedure;
 
-import com.statefulcvm.delegates.admission.AdmissionStarter;
-import com.statefulcvm.delegates.failover.FailoverVariables;
-import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.Outage;
@@ -18,7 +12,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,13 +36,11 @@ public class OutageGuard {
 
     private static final Logger log = LoggerFactory.getLogger(OutageGuard.class);
 
-    /** lights-out-recovery's variable: {@code outage} when the health monitor proposed it. */
-    public static final String LIGHTS_OUT_TRIGGER = "lightsOutTrigger";
-    public static final String TRIGGER_OUTAGE = "outage";
 
     private final OutageRegistry outages;
     private final RuntimeService runtime;
     private final Clock clock;
+    private final LightsOutStarter recoveries;
     /** Sets this node has seen in an outage (true) or not (false); absent: not looked at yet. */
     private final Map<String, Boolean> declared = new ConcurrentHashMap<>();
 
@@ -57,6 +48,7 @@ public class OutageGuard {
         this.outages = outages;
         this.runtime = runtime;
         this.clock = clock;
+        this.recoveries = new LightsOutStarter(runtime);
     }
 
     /** What the monitor may do after a round: heal (no outage), or nothing but say why. */
@@ -142,7 +134,7 @@ public class OutageGuard {
                 return key + " " + running.get(0).getId() + " is running" + (key.equals(LightsOutVariables.PROCESS_KEY) ? "" : "; end it first");
             }
         }
-        for (String key : List.of(HealVariables.HEAL_PROCESS, AdmissionStarter.ADMIT_PROCESS)) {
+        for (String key : List.of(HealVariables.HEAL_PROCESS, AttestationVariables.ADMIT_PROCESS)) {
             List<ProcessInstance> running = runtime.createProcessInstanceQuery().processDefinitionKey(key)
                     .processInstanceBusinessKeyLike(set + "/%").list();
             if (!running.isEmpty()) {
@@ -153,13 +145,8 @@ public class OutageGuard {
     }
 
     private String proposeRecovery(ReplicaSetSpec spec, Outage outage) {
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(LightsOutVariables.REPLICA_SET, spec.getName());
-        variables.put(LightsOutVariables.REQUESTED_BY, "health monitor");
-        variables.put(LightsOutVariables.LIGHTS_OUT_REASON, "proposed by the health monitor: outage since " + outage.since()
+        String id = recoveries.proposeForOutage(spec.getName(), "proposed by the health monitor: outage since " + outage.since()
                 + ": " + outage.down() + "; " + outage.budget());
-        variables.put(LIGHTS_OUT_TRIGGER, TRIGGER_OUTAGE);
-        String id = runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, spec.getName(), variables).getId();
         log.warn("Outage of '{}': proposed lights-out recovery {} (its seed decision waits in Tasklist)", spec.getName(), id);
         return id;
     }

@@ -1,36 +1,36 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.connectors.phala.EnvEncryption;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
-import com.statefulcvm.delegates.support.ComposeValue;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutStarter;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
-import org.camunda.bpm.engine.RuntimeService;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
-/** Starts rollout.bpmn for a set, at most one at a time per set (the business key is the set's name). */
+/**
+ * Our API's starts of rollout.bpmn ({@link RolloutStarter}): at most one at a time per set (the business key is the
+ * set's name), an env rollout's sealed env handed over to the start check.
+ */
 @Component
-class RolloutStarter {
+class RolloutStarts {
 
-    private final RuntimeService runtime;
+    private final RolloutStarter starter;
     private final RunningProcesses running;
     private final ApiAccess access;
     private final SealedEnvHandover envs;
     private final RevisionHistory revisions;
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
-    RolloutStarter(RuntimeService runtime, RunningProcesses running, ApiAccess access, SealedEnvHandover envs, RevisionHistory revisions) {
-        this.runtime = runtime;
+    RolloutStarts(RolloutStarter starter, RunningProcesses running, ApiAccess access, SealedEnvHandover envs, RevisionHistory revisions) {
+        this.starter = starter;
         this.running = running;
         this.access = access;
         this.envs = envs;
@@ -80,25 +80,10 @@ class RolloutStarter {
     String start(ReplicaSetSpec spec, Start start) {
         synchronized (locks.computeIfAbsent(spec.getName(), k -> new Object())) {
             requireNoneRunning(spec.getName());
-            Map<String, Object> variables = new HashMap<>();
-            variables.put(RolloutVariables.REPLICA_SET, spec.getName());
-            variables.put(RolloutVariables.TARGET_COMPOSE, ComposeValue.of(start.dockerCompose()));
-            if (start.updatePolicyOverride() != null) {
-                variables.put(RolloutVariables.UPDATE_POLICY_OVERRIDE, start.updatePolicyOverride());
-            }
-            if (start.targetOrdinals() != null && !start.targetOrdinals().isEmpty()) {
-                variables.put(RolloutVariables.TARGET_ORDINALS,
-                        start.targetOrdinals().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
-            }
-            if (start.rollbackToRevision() != null) {
-                variables.put(RolloutVariables.ROLLBACK_TO_REVISION, start.rollbackToRevision());
-            }
             // the start itself is checked against the caller's authorizations (CREATE on the instance, CREATE_INSTANCE
             // on the definition); the engine refuses it with an AuthorizationException, answered 403
-            variables.put(RolloutVariables.REQUESTED_BY, access.callerId());
-            var instance = runtime.createProcessInstanceByKey(RolloutVariables.PROCESS_KEY)
-                    .businessKey(spec.getName())
-                    .setVariables(variables);
+            var instance = starter.instantiation(spec.getName(), new RolloutStarter.Start(start.dockerCompose(),
+                    start.updatePolicyOverride(), start.targetOrdinals(), start.rollbackToRevision()), access.callerId());
             // an env (ciphertext only a CVM of the app can open, and the names) reaches the start check handed over,
             // never as a variable a caller could set
             return start.env() == null ? instance.execute().getId()

@@ -1,21 +1,15 @@
-package com.statefulcvm.delegates.rollout;
+package com.statefulcvm.delegates.procedure;
 
 /** Names of the rollout process's variables, shared by the delegates, the REST API and the tests. */
-public final class RolloutVariables {
+public final class RolloutVariables extends ProcedureVariables {
 
     public static final String PROCESS_KEY = "rollout";
-    public static final String REPLICA_SET = "replicaSet";
-    public static final String TARGET_COMPOSE = "targetCompose";
     public static final String SLOTS = "slots";
-    public static final String SLOT = "slot";
-    public static final String PLAN_SUMMARY = "planSummary";
     public static final String COMPOSE_DIFF = "composeDiff";
     public static final String APPROVAL_BEFORE_ROLLOUT = "approvalBeforeRollout";
     public static final String APPROVAL_BETWEEN_INSTANCES = "approvalBetweenInstances";
-    public static final String CVM_POLL_INTERVAL = "cvmPollInterval";
     public static final String HEALTH_PROBE_INTERVAL = "healthProbeInterval";
     public static final String PROGRESS_DEADLINE = "progressDeadline";
-    public static final String STAGE = "stage";
     public static final String CVM_RUNNING = "cvmRunning";
     public static final String HEALTHY_STREAK = "healthyStreak";
     public static final String HEALTHY_SINCE = "healthySince";
@@ -36,8 +30,6 @@ public final class RolloutVariables {
     public static final String DECISIONS = "decisions";
     /** slot name → instance_id at plan time: the attestation step's slot binding. */
     public static final String BOUND_INSTANCE_IDS = "boundInstanceIds";
-    /** The set's current revision(s); the attestation step adds the revision being rolled out. */
-    public static final String ALLOWED_COMPOSE_HASHES = "allowedComposeHashes";
 
     /** A per-rollout policy override, the request's "updatePolicy" object as JSON text (readable in Cockpit). */
     public static final String UPDATE_POLICY_OVERRIDE = "updatePolicyOverride";
@@ -47,7 +39,6 @@ public final class RolloutVariables {
     public static final String ROLLBACK_TO_REVISION = "rollbackToRevision";
     /** Set on the automatic rollback a failed rollout starts: the failed rollout's process instance id. */
     public static final String ROLLBACK_OF = "rollbackOf";
-    public static final String REQUESTED_BY = "requestedBy";
     /**
      * An env rollout's environment, already encrypted to the app's key as {@code encrypted_env} hex (only the CVMs can
      * read it); absent without an env change. The clear values are never a variable.
@@ -66,8 +57,6 @@ public final class RolloutVariables {
     public static final String PAUSE_REQUESTED = "pauseRequested";
     /** Local to each instance step, JSON {slot, ordinal, action, result, at}: what GET /api/rollouts/{id} lists. */
     public static final String STEP_OUTCOME = "stepOutcome";
-    /** Why the rollout ended the way it did (refused, aborted, rolled back), in words. */
-    public static final String OUTCOME = "outcome";
 
     /** The leader slots whose wave waits for an operator's approval (the plan's leaderSteps; empty for a rollback). */
     public static final String LEADER_STEPS = "leaderSteps";
@@ -76,8 +65,6 @@ public final class RolloutVariables {
     public static final String STEPS_SO_FAR = "stepsSoFar";
     public static final String LEADER_STEP = "leaderStep";
 
-    /** Selects the drain-/rejoin- procedures run-hook.bpmn calls. */
-    public static final String WORKLOAD_TYPE = "workloadType";
     public static final String HOOK_TIMEOUT = "hookTimeout";
     public static final String HOOK_POLL_INTERVAL = "hookPollInterval";
     public static final String HOOK_DEFAULT_RESULT = "hookDefaultResult";
@@ -85,8 +72,6 @@ public final class RolloutVariables {
     public static final String DRAIN_HOOK_NEEDED = "drainHookNeeded";
     /** False when the set's rejoin procedure would do nothing (generic): the step skips it. */
     public static final String REJOIN_HOOK_NEEDED = "rejoinHookNeeded";
-    /** Local to an instance step: whether the instance passed attestation (false until it has). */
-    public static final String ATTESTED = "attested";
     /**
      * Local to an instance step: when the next health probe is due, one interval after the last probe started, or as
      * soon as min ready can pass (HealthGate#nextProbe). The step waker wakes the step then.
@@ -110,6 +95,30 @@ public final class RolloutVariables {
     public static final String MESSAGE_CVM_CHANGED = "CvmChanged";
     /** Wakes an instance step waiting for its next health probe. */
     public static final String MESSAGE_PROBE_DUE = "ProbeDue";
+
+    /** Set by "Plan the rollout": why the plan is refused (empty when it is not). */
+    public static final String PLAN_REFUSED = "planRefused";
+    /** The compose of {@link #LAST_GOOD_REVISION}: what a rollback goes back to. */
+    public static final String LAST_GOOD_COMPOSE = "lastGoodCompose";
+    /** Local to a surge slot's removal: true once its CVM is gone. */
+    public static final String SURGE_REMOVED = "surgeRemoved";
+
+    // --- an on-chain KMS app's compose hash registration (OnChainRegistrations)
+    /** Set (true) by the BPMN around the steps whose 465 goes to the Tasklist task. */
+    public static final String ON_CHAIN_STEP = "onChainStep";
+    /** What the task shows, on the process instance. */
+    public static final String ON_CHAIN_COMPOSE_HASH = "onChainComposeHash";
+    public static final String ON_CHAIN_APP_ID = "onChainAppId";
+    public static final String ON_CHAIN_CONTRACT = "onChainContract";
+    public static final String ON_CHAIN_CONTRACT_CALL = "onChainContractCall";
+    public static final String ON_CHAIN_DEVICE_ID = "onChainDeviceId";
+    public static final String ON_CHAIN_KMS_INFO = "onChainKmsInfo";
+    public static final String ON_CHAIN_STATUS = "onChainStatus";
+    /** The person's answer in the task (a form field, local to the task). */
+    public static final String TRANSACTION_HASH = "transactionHash";
+    /** The registration the rollout holds: its transaction hash, and the compose hash it registered. */
+    public static final String ON_CHAIN_TRANSACTION_HASH = "onChainTransactionHash";
+    public static final String ON_CHAIN_REGISTERED_HASH = "onChainRegisteredHash";
 
     private RolloutVariables() {
     }

@@ -1,23 +1,19 @@
-package com.statefulcvm.delegates.failover;
+package com.statefulcvm.delegates.procedure;
 
 /** Names of failover.bpmn, its variables and results, shared by delegates, REST and tests. */
-public final class FailoverVariables {
+public final class FailoverVariables extends ProcedureVariables {
 
     public static final String PROCESS_KEY = "failover";
 
     // --- in (business key: the set's name)
-    public static final String REPLICA_SET = "replicaSet";
     /** Why the failover was asked for, in words. */
     public static final String FAILOVER_REASON = "failoverReason";
-    public static final String REQUESTED_BY = "requestedBy";
 
     // --- set by "Check whether the leader is lost"
-    public static final String WORKLOAD_TYPE = "workloadType";
     /** NONE or ALWAYS (failover.approval). */
     public static final String FAILOVER_APPROVAL = "failoverApproval";
     /** ISO-8601 durations for the diagram's timers. */
     public static final String LEADER_POLL_INTERVAL = "leaderPollInterval";
-    public static final String CVM_POLL_INTERVAL = "cvmPollInterval";
     public static final String VERIFY_TIMEOUT = "verifyTimeout";
     /** What the last check found: see {@link Verdict}. */
     public static final String LEADER_VERDICT = "leaderVerdict";

@@ -1,7 +1,5 @@
-package com.statefulcvm.delegates.heal;
+package com.statefulcvm.delegates.procedure;
 
-import com.statefulcvm.delegates.budget.OutageGuard;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.healing.MonitorLeases;
 import org.camunda.bpm.engine.RuntimeService;
@@ -17,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static com.statefulcvm.delegates.heal.HealVariables.*;
+import static com.statefulcvm.delegates.procedure.HealVariables.*;
 
 /**
  * Starts heal.bpmn for one instance, by its start message with business key {@code <set>/<ordinal>}, after the checks
@@ -39,8 +37,8 @@ public class HealStarter {
 
     private static final Logger log = LoggerFactory.getLogger(HealStarter.class);
     private static final String ROLLOUT_PROCESS = RolloutVariables.PROCESS_KEY;
-    private static final String SCALE_PROCESS = com.statefulcvm.delegates.scale.ScaleVariables.PROCESS_KEY;
-    private static final String LIGHTS_OUT_PROCESS = com.statefulcvm.delegates.lightsout.LightsOutVariables.PROCESS_KEY;
+    private static final String SCALE_PROCESS = com.statefulcvm.delegates.procedure.ScaleVariables.PROCESS_KEY;
+    private static final String LIGHTS_OUT_PROCESS = com.statefulcvm.delegates.procedure.LightsOutVariables.PROCESS_KEY;
 
     private final RuntimeService runtime;
     private final MonitorLeases leases;

@@ -1,4 +1,4 @@
-package com.statefulcvm.delegates.rollout;
+package com.statefulcvm.delegates.procedure;
 
 import org.camunda.bpm.engine.delegate.VariableScope;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;

@@ -1,4 +1,4 @@
-package com.statefulcvm.delegates.support;
+package com.statefulcvm.delegates.procedure;
 
 import org.camunda.bpm.engine.variable.Variables;
 import org.camunda.bpm.engine.variable.value.TypedValue;

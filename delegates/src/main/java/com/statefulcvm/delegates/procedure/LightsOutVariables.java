@@ -1,13 +1,11 @@
-package com.statefulcvm.delegates.lightsout;
+package com.statefulcvm.delegates.procedure;
 
 /** Names of the lights-out recovery process and its variables, shared by the delegates, the REST API and the tests. */
-public final class LightsOutVariables {
+public final class LightsOutVariables extends ProcedureVariables {
 
     public static final String PROCESS_KEY = "lights-out-recovery";
 
     // --- in
-    public static final String REPLICA_SET = "replicaSet";
-    public static final String REQUESTED_BY = "requestedBy";
     /** Why, in words: {@code requested by <user>[: <reason>]}. */
     public static final String LIGHTS_OUT_REASON = "lightsOutReason";
     /**
@@ -67,7 +65,15 @@ public final class LightsOutVariables {
     // --- out
     /** recovered, recovered-partly, rejected, seed-failed or refused. */
     public static final String RESULT = "lightsOutResult";
-    public static final String OUTCOME = "outcome";
+
+    /** The fenced slots whose fences the recovery's override lets it start and attest (readmitFenced). */
+    public static final String FENCES_OVERRIDDEN = "fencesOverridden";
+    /** Local to a slot's start: its CVM is gone (it cannot be started, only reported). */
+    public static final String CVM_MISSING = "cvmMissing";
+
+    /** {@link #TRIGGER_OUTAGE} when the health monitor proposed the recovery (its seed decision is then an operator's). */
+    public static final String LIGHTS_OUT_TRIGGER = "lightsOutTrigger";
+    public static final String TRIGGER_OUTAGE = "outage";
 
     private LightsOutVariables() {
     }

@@ -1,6 +1,5 @@
-package com.statefulcvm.delegates.budget;
+package com.statefulcvm.delegates.procedure;
 
-import com.statefulcvm.delegates.heal.HealStarter;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.budget.Outage;
 import com.statefulcvm.fleet.budget.OutageRegistry;

@@ -1,34 +1,27 @@
-package com.statefulcvm.delegates.heal;
+package com.statefulcvm.delegates.procedure;
 
 /** Names of the heal process, its message and variables, shared by delegates, REST and tests. */
-public final class HealVariables {
+public final class HealVariables extends ProcedureVariables {
 
     public static final String HEAL_PROCESS = "heal";
     /** The message whose start event begins heal.bpmn; correlated with business key {@code <set>/<ordinal>}. */
     public static final String HEAL_MESSAGE = "HealInstance";
 
     // --- in: what a heal is started with
-    public static final String REPLICA_SET = "replicaSet";
-    public static final String ORDINAL = "ordinal";
-    public static final String SLOT = "slot";
     /** Why the heal was started, in words (the monitor's verdict, or the operator's reason). */
     public static final String HEAL_REASON = "healReason";
     /** {@code monitor}, {@code operator} or {@code readmit}. */
     public static final String HEAL_TRIGGER = "healTrigger";
-    public static final String REQUESTED_BY = "requestedBy";
 
     // --- set by "Prepare the heal"
     public static final String HEAL_APPROVAL = "healApproval";
     public static final String ON_DATA_LOSS = "onDataLoss";
     public static final String CVM_PRESENT = "cvmPresent";
-    public static final String CVM_REACHABLE = "cvmReachable";
     /** The compose the CVM runs now: a restart keeps it. */
     public static final String RESTART_COMPOSE = "restartCompose";
     /** slot → RESTART and slot → REPLACE: the one action each phase plans for its slot (read by the shared steps). */
     public static final String RESTART_ACTIONS = "restartActions";
     public static final String REPLACE_ACTIONS = "replaceActions";
-    /** The instance_id the slot had when the heal began: a restart must keep it, a replacement must not reuse it. */
-    public static final String BOUND_INSTANCE_ID = "boundInstanceId";
     public static final String HEAL_DEADLINE = "healDeadline";
     public static final String EPOCH = "epoch";
 

@@ -1,7 +1,5 @@
-package com.statefulcvm.delegates.admission;
+package com.statefulcvm.delegates.procedure;
 
-import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 
 /**

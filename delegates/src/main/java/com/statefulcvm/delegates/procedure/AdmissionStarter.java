@@ -1,4 +1,4 @@
-package com.statefulcvm.delegates.admission;
+package com.statefulcvm.delegates.procedure;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import static com.statefulcvm.delegates.heal.HealVariables.businessKey;
+import static com.statefulcvm.delegates.procedure.HealVariables.businessKey;
 
 /**
  * Starts admit-instance.bpmn (message {@code AdmitInstance}, business key {@code <set>/<ordinal>}) for a running
@@ -30,9 +30,6 @@ public class AdmissionStarter {
 
     private static final Logger log = LoggerFactory.getLogger(AdmissionStarter.class);
 
-    public static final String ADMIT_PROCESS = "admit-instance";
-    public static final String ADMIT_MESSAGE = "AdmitInstance";
-    public static final String ADMISSION_REASON = "admissionReason";
 
     private final RuntimeService runtime;
     private final RevisionHistory revisions;
@@ -45,7 +42,7 @@ public class AdmissionStarter {
     /** The running re-attestations of the set, by business key. */
     public Map<String, String> running(String replicaSet) {
         Map<String, String> byKey = new HashMap<>();
-        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(ADMIT_PROCESS)
+        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(AttestationVariables.ADMIT_PROCESS)
                 .processInstanceBusinessKeyLike(replicaSet + "/%").unlimitedList()) {
             byKey.putIfAbsent(admit.getBusinessKey(), admit.getId());
         }
@@ -56,7 +53,7 @@ public class AdmissionStarter {
     public Map<String, Map<String, String>> running(Collection<String> replicaSets) {
         Map<String, Map<String, String>> bySet = new HashMap<>();
         replicaSets.forEach(set -> bySet.put(set, new HashMap<>()));
-        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(ADMIT_PROCESS).unlimitedList()) {
+        for (ProcessInstance admit : runtime.createProcessInstanceQuery().processDefinitionKey(AttestationVariables.ADMIT_PROCESS).unlimitedList()) {
             String key = admit.getBusinessKey();
             int slash = key == null ? -1 : key.lastIndexOf('/');
             Map<String, String> of = slash < 0 ? null : bySet.get(key.substring(0, slash));
@@ -78,14 +75,14 @@ public class AdmissionStarter {
             return already;
         }
         Map<String, Object> variables = new HashMap<>();
-        variables.put("replicaSet", spec.getName());
-        variables.put("ordinal", ordinal);
-        variables.put("slot", spec.slotName(ordinal));
-        variables.put(ADMISSION_REASON, reason);
+        variables.put(AttestationVariables.REPLICA_SET, spec.getName());
+        variables.put(AttestationVariables.ORDINAL, ordinal);
+        variables.put(AttestationVariables.SLOT, spec.slotName(ordinal));
+        variables.put(AttestationVariables.ADMISSION_REASON, reason);
         // the identity Phala reports for the slot now: the quote must carry the same one
-        variables.put("boundInstanceId", cvm.instanceId());
-        variables.put("allowedComposeHashes", allowedComposeHashes(spec.getName()));
-        ProcessInstance admit = runtime.createMessageCorrelation(ADMIT_MESSAGE).processInstanceBusinessKey(key)
+        variables.put(AttestationVariables.BOUND_INSTANCE_ID, cvm.instanceId());
+        variables.put(AttestationVariables.ALLOWED_COMPOSE_HASHES, allowedComposeHashes(spec.getName()));
+        ProcessInstance admit = runtime.createMessageCorrelation(AttestationVariables.ADMIT_MESSAGE).processInstanceBusinessKey(key)
                 .setVariables(variables).correlateStartMessage();
         running.put(key, admit.getId());
         log.info("Re-attesting {} ({}): {}", spec.slotName(ordinal), admit.getId(), reason);
