@@ -6,7 +6,7 @@ import com.statefulcvm.delegates.procedure.ComposeValue;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.scaling.RetainedSlot;
 import com.statefulcvm.fleet.scaling.ScaleRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;

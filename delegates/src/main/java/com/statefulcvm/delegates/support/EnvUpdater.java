@@ -2,7 +2,7 @@ package com.statefulcvm.delegates.support;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.effects.Effect;
 import com.statefulcvm.fleet.effects.EffectIntent;
 import com.statefulcvm.fleet.effects.EffectState;

@@ -21,7 +21,7 @@ class PackageRulesTest {
 
     private static final JavaClasses APPLICATION = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("com.statefulcvm.connectors", "com.statefulcvm.delegates", "com.statefulcvm.web");
+            .importPackages("com.statefulcvm.connectors", "com.statefulcvm.fleet", "com.statefulcvm.delegates", "com.statefulcvm.web");
 
     @Test
     void packagesAreFreeOfCycles() {

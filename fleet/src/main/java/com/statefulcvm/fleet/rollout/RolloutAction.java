@@ -1,4 +1,6 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
+
+import com.statefulcvm.fleet.UpdateAction;
 
 /** One row of a plan: what happens to one slot, or to a temporary surge slot. */
 public enum RolloutAction {

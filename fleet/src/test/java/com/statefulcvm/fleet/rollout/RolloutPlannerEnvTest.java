@@ -1,5 +1,8 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.UpdateAction;
+import com.statefulcvm.fleet.InstanceRole;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

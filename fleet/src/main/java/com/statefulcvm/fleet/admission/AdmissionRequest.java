@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.admission;
 
 import java.util.Set;
 

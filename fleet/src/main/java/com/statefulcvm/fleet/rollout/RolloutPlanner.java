@@ -1,5 +1,13 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.UpdateType;
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.UpdateAction;
+import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.RolloutOrder;
+import com.statefulcvm.fleet.InstanceRole;
+import com.statefulcvm.fleet.FleetValidator;
+import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 
 import java.util.ArrayList;
@@ -43,12 +51,23 @@ public class RolloutPlanner {
     static final String NO_LEADER = "no leader reported by the role probe: replicas ordered by descending ordinal";
 
     public RolloutPlan plan(PlanRequest request) {
+        requireValid(request);
+        UpdatePolicy policy = request.policy();
+        Triage triage = triage(request, policy);
+        Waves waves = waves(request, policy, triage);
+        List<List<String>> waveSlots = waves.slots();
+        return new RolloutPlan(request.replicaSet(), steps(request, waves, triage), waveSlots, waves.surgeSlots(request),
+                blockers(request, policy, triage, waves, waveSlots), refusals(policy, triage, waves),
+                waves.maxUnavailable(), waves.maxSurge(), policy.isApproveLeader() ? waves.leaders() : List.of());
+    }
+
+    /** A request that cannot be planned at all: an empty compose, a bad policy, a target outside the set. */
+    private static void requireValid(PlanRequest request) {
         if (ComposeText.normalize(request.targetCompose()).isEmpty()) {
             throw new IllegalArgumentException("dockerCompose: the target compose is empty");
         }
         int replicas = request.replicas();
-        UpdatePolicy policy = request.policy();
-        List<String> policyProblems = FleetValidator.updatePolicyProblems(policy, replicas);
+        List<String> policyProblems = FleetValidator.updatePolicyProblems(request.policy(), replicas);
         if (replicas < 0 || !policyProblems.isEmpty()) {
             throw new IllegalArgumentException(replicas < 0 ? "replicas: must not be negative (was " + replicas + ")"
                     : String.join("; ", policyProblems));
@@ -59,15 +78,23 @@ public class RolloutPlanner {
                         + " (ordinals 0.." + (replicas - 1) + ")");
             }
         }
+    }
+
+    /**
+     * Every slot of the set sorted into the work of this rollout and the slots it leaves alone (with why), counting the
+     * slots down outside the rollout: they eat the disruption budget.
+     */
+    private record Triage(List<Candidate> work, List<PlannedStep> idle, int downOutside, boolean leaderReported) {
+    }
+
+    private static Triage triage(PlanRequest request, UpdatePolicy policy) {
         Map<Integer, InstanceSnapshot> byOrdinal = new HashMap<>();
         request.instances().forEach(i -> byOrdinal.putIfAbsent(i.ordinal(), i));
-
         List<Candidate> work = new ArrayList<>();
         List<PlannedStep> idle = new ArrayList<>();
         int downOutside = 0;
         boolean leaderReported = false;
-        List<String> leaders = new ArrayList<>();
-        for (int ordinal = 0; ordinal < replicas; ordinal++) {
+        for (int ordinal = 0; ordinal < request.replicas(); ordinal++) {
             String slot = Slots.name(request.replicaSet(), ordinal);
             InstanceSnapshot instance = byOrdinal.get(ordinal);
             if (instance == null || instance.cvmId() == null) {
@@ -95,21 +122,46 @@ public class RolloutPlanner {
             }
             work.add(new Candidate(ordinal, slot, instance, decision));
         }
+        return new Triage(work, idle, downOutside, leaderReported);
+    }
 
+    /**
+     * The work in waves: the already unavailable first, all together; the available ones in the policy's order, as many
+     * at a time as the budget allows ({@code budget}: maxUnavailable capped by the set's disruption budget, plus the
+     * surge, less what is down outside); under ROLE_AWARE each leader last and alone.
+     */
+    private record Waves(List<List<Candidate>> waves, List<Candidate> available, List<String> leaders, RolloutOrder order,
+                         DisruptionBudget disruption, int maxUnavailable, int maxSurge, int budget) {
+
+        List<List<String>> slots() {
+            return waves.stream().map(wave -> wave.stream().map(Candidate::slot).toList()).toList();
+        }
+
+        /** The temporary slots, with ordinals from {@code replicas} on. */
+        List<String> surgeSlots(PlanRequest request) {
+            List<String> surge = new ArrayList<>();
+            for (int i = 0; i < maxSurge; i++) {
+                surge.add(Slots.name(request.replicaSet(), request.replicas() + i));
+            }
+            return surge;
+        }
+    }
+
+    private static Waves waves(PlanRequest request, UpdatePolicy policy, Triage triage) {
+        int replicas = request.replicas();
         RolloutOrder order = policy.getOrder();
         Comparator<Candidate> byOrder = Comparator.comparing(Candidate::ordinal, order.ordinals());
-        List<Candidate> alreadyDown = work.stream().filter(c -> !c.instance().available()).sorted(byOrder).toList();
-        List<Candidate> available = work.stream().filter(c -> c.instance().available()).sorted(byOrder).toList();
+        List<Candidate> alreadyDown = triage.work().stream().filter(c -> !c.instance().available()).sorted(byOrder).toList();
+        List<Candidate> available = triage.work().stream().filter(c -> c.instance().available()).sorted(byOrder).toList();
         List<Candidate> lastAlone = order == RolloutOrder.ROLE_AWARE
                 ? available.stream().filter(c -> c.instance().role() == InstanceRole.LEADER).toList() : List.of();
         List<Candidate> first = available.stream().filter(c -> !lastAlone.contains(c)).toList();
-        lastAlone.forEach(c -> leaders.add(c.slot()));
 
         // the set's disruption budget: a raft store's rollout never takes its quorum down, whatever maxUnavailable says
         DisruptionBudget disruption = DisruptionBudget.of(replicas, request.workloadType(), policy);
         int maxUnavailable = disruption.disruptionsAllowed();
         int maxSurge = Math.min(policy.resolvedMaxSurge(replicas), available.size());
-        int budget = maxUnavailable + maxSurge - downOutside;
+        int budget = maxUnavailable + maxSurge - triage.downOutside();
 
         List<List<Candidate>> waves = new ArrayList<>();
         if (!alreadyDown.isEmpty()) {
@@ -120,9 +172,14 @@ public class RolloutPlanner {
             waves.add(first.subList(from, Math.min(first.size(), from + size)));
         }
         lastAlone.forEach(leader -> waves.add(List.of(leader)));
+        return new Waves(waves, available, lastAlone.stream().map(Candidate::slot).toList(), order, disruption,
+                maxUnavailable, maxSurge, budget);
+    }
 
+    /** Why the plan must not run: an action beyond what the policy allows, or no room to take any instance down. */
+    private static List<String> refusals(UpdatePolicy policy, Triage triage, Waves waves) {
         List<String> refusals = new ArrayList<>();
-        for (List<Candidate> wave : waves) {
+        for (List<Candidate> wave : waves.waves()) {
             for (Candidate c : wave) {
                 if (c.decision().action().exceeds(policy.getMostDisruptiveAllowedAction())) {
                     refusals.add(c.slot() + ": needs " + c.decision().action() + " (" + c.decision().reason()
@@ -130,71 +187,81 @@ public class RolloutPlanner {
                 }
             }
         }
-        if (!available.isEmpty() && budget <= 0) {
+        int downOutside = triage.downOutside();
+        if (!waves.available().isEmpty() && waves.budget() <= 0) {
             refusals.add(downOutside + (downOutside == 1 ? " instance is" : " instances are")
-                    + " already unavailable outside this rollout's scope and maxUnavailable is " + maxUnavailable
+                    + " already unavailable outside this rollout's scope and maxUnavailable is " + waves.maxUnavailable()
                     + ": no instance can be taken down");
         }
+        return refusals;
+    }
 
+    /** The plan's steps in order: surge added (wave 0), each wave's actions, surge removed, then the slots left alone. */
+    private static List<PlannedStep> steps(PlanRequest request, Waves waves, Triage triage) {
+        int replicas = request.replicas();
+        int maxSurge = waves.maxSurge();
+        List<String> surgeSlots = waves.surgeSlots(request);
         List<PlannedStep> steps = new ArrayList<>();
-        List<String> surgeSlots = new ArrayList<>();
         for (int i = 0; i < maxSurge; i++) {
-            String slot = Slots.name(request.replicaSet(), replicas + i);
-            surgeSlots.add(slot);
-            steps.add(new PlannedStep(replicas + i, slot, RolloutAction.ADD_SURGE, "temporary extra instance (maxSurge "
+            steps.add(new PlannedStep(replicas + i, surgeSlots.get(i), RolloutAction.ADD_SURGE, "temporary extra instance (maxSurge "
                     + maxSurge + "): created on the target and admitted before any old instance goes down", 0));
         }
-        List<List<String>> waveSlots = new ArrayList<>();
-        for (int w = 0; w < waves.size(); w++) {
-            List<String> names = new ArrayList<>();
-            for (Candidate c : waves.get(w)) {
-                names.add(c.slot());
+        for (int w = 0; w < waves.waves().size(); w++) {
+            for (Candidate c : waves.waves().get(w)) {
                 String reason = c.decision().reason() + (c.instance().available() ? "" : UNAVAILABLE_FIRST);
                 steps.add(new PlannedStep(c.ordinal(), c.slot(), RolloutAction.of(c.decision().action()), reason, w + 1));
             }
-            waveSlots.add(names);
         }
         for (int i = 0; i < maxSurge; i++) {
             steps.add(new PlannedStep(replicas + i, surgeSlots.get(i), RolloutAction.REMOVE_SURGE,
-                    "temporary instance removed after the last wave", waves.size() + 1));
+                    "temporary instance removed after the last wave", waves.waves().size() + 1));
         }
-        steps.addAll(idle);
+        steps.addAll(triage.idle());
+        return steps;
+    }
 
+    /** What holds the actions back once the rollout runs: approvals, the budget between waves, min ready, the leader. */
+    private static List<String> blockers(PlanRequest request, UpdatePolicy policy, Triage triage, Waves waves,
+                                         List<List<String>> waveSlots) {
+        int replicas = request.replicas();
+        int maxUnavailable = waves.maxUnavailable();
+        int maxSurge = waves.maxSurge();
+        List<String> leaders = waves.leaders();
         List<String> blockers = new ArrayList<>();
         if (maxUnavailable < policy.resolvedMaxUnavailable(replicas)) {
             blockers.add("maxUnavailable " + policy.resolvedMaxUnavailable(replicas) + " capped at " + maxUnavailable
-                    + " by the disruption budget (" + disruption.describe() + ")");
+                    + " by the disruption budget (" + waves.disruption().describe() + ")");
         }
-        if (!waves.isEmpty()) {
-            if (request.approvalBeforeRollout()) {
-                blockers.add("waiting: approval before the rollout");
-            }
-            for (int w = 1; w < waves.size(); w++) {
-                // What the previous wave holds down, with what was down before the rollout, against the budget.
-                int held = waves.get(w - 1).size() + downOutside;
-                blockers.add("wave " + (w + 1) + " (" + String.join(", ", waveSlots.get(w)) + "): waiting: " + held + " of "
-                        + (maxUnavailable + maxSurge) + " unavailable allowed"
-                        + (maxSurge > 0 ? " (maxUnavailable " + maxUnavailable + " + maxSurge " + maxSurge + ")" : ""));
-            }
-            if (policy.getMinReadySeconds() > 0) {
-                blockers.add("waiting: min ready " + policy.getMinReadySeconds() + " s after each instance is healthy");
-            }
-            if (request.approvalBetweenWaves() && waves.size() > 1) {
-                blockers.add("waiting: approval between waves");
-            }
-            if (order == RolloutOrder.ROLE_AWARE && !leaderReported) {
-                blockers.add(NO_LEADER);
-            }
-            if (policy.isApproveLeader()) {
-                leaders.forEach(leader -> blockers.add("waiting: approval before the leader's step (" + leader + ")"));
-            }
-            if (leaders.size() > 1) {
-                blockers.add(leaders.size() + " instances report LEADER (" + String.join(", ", leaders)
-                        + "): each is updated alone, after the replicas");
-            }
+        if (waves.waves().isEmpty()) {
+            return blockers;
         }
-        return new RolloutPlan(request.replicaSet(), steps, waveSlots, surgeSlots, blockers, refusals, maxUnavailable, maxSurge,
-                policy.isApproveLeader() ? leaders : List.of());
+        if (request.approvalBeforeRollout()) {
+            blockers.add("waiting: approval before the rollout");
+        }
+        for (int w = 1; w < waves.waves().size(); w++) {
+            // What the previous wave holds down, with what was down before the rollout, against the budget.
+            int held = waves.waves().get(w - 1).size() + triage.downOutside();
+            blockers.add("wave " + (w + 1) + " (" + String.join(", ", waveSlots.get(w)) + "): waiting: " + held + " of "
+                    + (maxUnavailable + maxSurge) + " unavailable allowed"
+                    + (maxSurge > 0 ? " (maxUnavailable " + maxUnavailable + " + maxSurge " + maxSurge + ")" : ""));
+        }
+        if (policy.getMinReadySeconds() > 0) {
+            blockers.add("waiting: min ready " + policy.getMinReadySeconds() + " s after each instance is healthy");
+        }
+        if (request.approvalBetweenWaves() && waves.waves().size() > 1) {
+            blockers.add("waiting: approval between waves");
+        }
+        if (waves.order() == RolloutOrder.ROLE_AWARE && !triage.leaderReported()) {
+            blockers.add(NO_LEADER);
+        }
+        if (policy.isApproveLeader()) {
+            leaders.forEach(leader -> blockers.add("waiting: approval before the leader's step (" + leader + ")"));
+        }
+        if (leaders.size() > 1) {
+            blockers.add(leaders.size() + " instances report LEADER (" + String.join(", ", leaders)
+                    + "): each is updated alone, after the replicas");
+        }
+        return blockers;
     }
 
     /** Why a slot with a CVM is outside this rollout, or null when it is in scope. */

@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet.healing;
+package com.statefulcvm.fleet;
 
 /** What a heal does when a restart cannot bring the instance back, or its CVM is gone: a new CVM starts empty. */
 public enum DataLossPolicy {

@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
 /**
  * One row of a plan. {@code wave} is the 1-based round the step runs in (surge additions run in round 0 before the

@@ -1,5 +1,12 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.UpdateType;
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.UpdateAction;
+import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.RolloutOrder;
+import com.statefulcvm.fleet.InstanceRole;
+import com.statefulcvm.fleet.FleetValidator;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

@@ -1,4 +1,6 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
+
+import com.statefulcvm.fleet.InstanceRole;
 
 /**
  * What the planner needs to know of one slot's CVM as observed now. {@code available}: running, settled and last

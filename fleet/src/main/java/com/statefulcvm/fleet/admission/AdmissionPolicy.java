@@ -1,5 +1,7 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.admission;
 
+import com.statefulcvm.fleet.PlatformMeasurements;
+import com.statefulcvm.fleet.AttestationSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,10 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.UpdateType;
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.UpdateAction;
+import com.statefulcvm.fleet.RolloutOrder;
+import com.statefulcvm.fleet.InstanceRole;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet.admission;
+package com.statefulcvm.fleet;
 
 /**
  * What keeps a CVM whose attestation failed out of the workload (the fleet file's {@code attestation.on-failure}).

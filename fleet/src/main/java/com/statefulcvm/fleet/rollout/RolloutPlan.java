@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
 import java.util.List;
 

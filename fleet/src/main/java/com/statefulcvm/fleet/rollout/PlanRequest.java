@@ -1,5 +1,7 @@
-package com.statefulcvm.fleet;
+package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.ReplicaSetSpec;
 import java.util.List;
 import java.util.Set;
 

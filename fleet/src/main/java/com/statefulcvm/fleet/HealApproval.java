@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet.healing;
+package com.statefulcvm.fleet;
 
 /** Where a heal waits for an operator in Tasklist. */
 public enum HealApproval {

@@ -1,4 +1,4 @@
-package com.statefulcvm.fleet.healing;
+package com.statefulcvm.fleet;
 
 import java.util.ArrayList;
 import java.util.List;
