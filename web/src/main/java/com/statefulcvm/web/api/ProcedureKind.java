@@ -19,7 +19,7 @@ import java.util.Optional;
  * variables its report shows (variable name → report field). The report itself is the same code
  * for every kind ({@link ProcedureReport}).
  */
-enum ProcedureKind {
+public enum ProcedureKind {
 
     ROLLOUT("rollout", "rollouts", RolloutVariables.PROCESS_KEY, null, Map.of()),
     HEAL("heal", "heals", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT, details(

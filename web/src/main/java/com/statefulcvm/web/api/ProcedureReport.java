@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * rollout, a rollback it started (a rollout whose {@code rollbackOf} names it).
  */
 @Component
-class ProcedureReport {
+public class ProcedureReport {
 
     private static final int MAX_DEPTH = 4;
     private static final List<String> COMMON = List.of(RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY,
@@ -87,7 +87,7 @@ class ProcedureReport {
         return ProcedureKind.ofProcessKey(instance.getProcessDefinitionKey());
     }
 
-    Map<String, Object> report(ProcedureKind kind, HistoricProcessInstance procedure) {
+    public Map<String, Object> report(ProcedureKind kind, HistoricProcessInstance procedure) {
         String pid = procedure.getId();
         boolean running = procedure.getEndTime() == null;
         boolean rollout = kind == ProcedureKind.ROLLOUT;
@@ -208,7 +208,7 @@ class ProcedureReport {
         return recorded != null ? recorded : procedure.getStartUserId();
     }
 
-    static String state(HistoricProcessInstance p) {
+    public static String state(HistoricProcessInstance p) {
         String state = p.getState();
         if (state == null) {
             return p.getEndTime() == null ? "running" : "completed";

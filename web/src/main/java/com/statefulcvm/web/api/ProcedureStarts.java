@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.web.engine.ProcedureStartPlugin;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.web.registry.JdbcProcedureLock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,7 +51,7 @@ public class ProcedureStarts {
         return checks.keySet();
     }
 
-    void check(String processKey, DelegateExecution execution) {
+    public void check(String processKey, DelegateExecution execution) {
         ProcedureStartCheck check = checks.get(processKey);
         if (check == null || calledByAnotherProcedure(execution)) {
             // an automatic rollback is a rollout called by the failed rollout: the caller was checked when it started

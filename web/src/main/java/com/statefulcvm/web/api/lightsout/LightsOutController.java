@@ -1,5 +1,8 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.lightsout;
 
+import com.statefulcvm.web.api.ReplicaSetController;
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.procedure.LightsOutStarter;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
@@ -19,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code POST /api/replica-sets/{name}/lights-out-recovery {"reason": "..."}}: starts lights-out-recovery.bpmn
- * (business key: the set's name) after the checks of {@link LightsOutStartChecks}: 404 for an unknown set, 400 for a
+ * (business key: the set's name) after the checks of {@link LightsOutStartCheck}: 404 for an unknown set, 400 for a
  * bad body or a workload type without a sequence procedure, 409 beside another procedure of the set.
  */
 @RestController
@@ -29,12 +32,12 @@ class LightsOutController {
     private static final Logger log = LoggerFactory.getLogger(LightsOutController.class);
 
     private final ReplicaSets replicaSets;
-    private final LightsOutStartChecks checks;
+    private final LightsOutStartCheck checks;
     private final LightsOutStarter starter;
     private final ApiAccess access;
     private final Map<String, Object> starts = new ConcurrentHashMap<>();
 
-    LightsOutController(ReplicaSets replicaSets, LightsOutStartChecks checks, LightsOutStarter starter, ApiAccess access) {
+    LightsOutController(ReplicaSets replicaSets, LightsOutStartCheck checks, LightsOutStarter starter, ApiAccess access) {
         this.replicaSets = replicaSets;
         this.checks = checks;
         this.starter = starter;
@@ -47,7 +50,7 @@ class LightsOutController {
             throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown replica set '" + name + "'");
         }
         access.requireStart(LightsOutVariables.PROCESS_KEY, "start lights-out recoveries");
-        LightsOutStartChecks.Request request = checks.request(name, body);
+        LightsOutStartCheck.Request request = checks.request(name, body);
         String reason = request.reason();
         // two requests at once on this node must not both pass the running check
         synchronized (starts.computeIfAbsent(name, n -> new Object())) {

@@ -1,5 +1,6 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.ApiProblem;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

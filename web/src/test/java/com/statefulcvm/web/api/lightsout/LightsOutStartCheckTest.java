@@ -1,6 +1,10 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.lightsout;
 
+import com.statefulcvm.web.api.RunningProcesses;
+import com.statefulcvm.web.api.ApiProblem;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.delegates.lightsout.LightsOutChecks;
+import com.statefulcvm.delegates.support.ReplicaSets;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,11 +26,12 @@ import static org.mockito.Mockito.mock;
  * runs; a re-attestation already running when it is asked for would still fence, and stop, an instance the recovery
  * is starting, so the start is refused until it has ended, as for a running heal.
  */
-class LightsOutStartChecksTest {
+class LightsOutStartCheckTest {
 
     /** The 409 rules are RunningProcesses' own; only its engine queries answer as a stand-in does. */
     private final RunningProcesses running = mock(RunningProcesses.class, CALLS_REAL_METHODS);
-    private final LightsOutStartChecks checks = new LightsOutStartChecks(mock(LightsOutChecks.class), running, mock(ProcessEngine.class));
+    private final LightsOutStartCheck checks = new LightsOutStartCheck(mock(ReplicaSets.class), mock(LightsOutChecks.class), running, mock(ProcessEngine.class),
+            new ObjectMapper());
 
     @BeforeEach
     void nothingRunning() {

@@ -1,5 +1,6 @@
-package com.statefulcvm.web.metrics;
+package com.statefulcvm.web.engine;
 
+import com.statefulcvm.web.metrics.EngineMetrics;
 import com.statefulcvm.web.api.ProcedureStarts;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;

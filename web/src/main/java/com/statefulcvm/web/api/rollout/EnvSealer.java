@@ -1,5 +1,6 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.ApiProblem;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.delegates.support.EnvEncryptionKeys;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -14,7 +15,7 @@ import java.util.Map;
  * do. Only a CVM of the app can open the result; the names stay readable (they are in the plan and the report).
  */
 @Component
-class EnvSealer {
+public class EnvSealer {
 
     private final EnvEncryptionKeys keys;
 

@@ -1,5 +1,8 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.ReplicaSetController;
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;

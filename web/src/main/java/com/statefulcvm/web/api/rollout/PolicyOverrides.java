@@ -1,5 +1,6 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.ApiProblem;
 import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.fleet.FleetDefinitionException;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -12,7 +13,7 @@ import java.util.Map;
 
 /** A request's updatePolicy checked against the set before anything starts: the same rules as the fleet file. */
 @Component
-class PolicyOverrides {
+public class PolicyOverrides {
 
     private final EffectivePolicy policies;
 

@@ -1,5 +1,9 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.heal;
 
+import com.statefulcvm.web.api.ProcedureStartRefused;
+import com.statefulcvm.web.api.ProcedureStartCheck;
+import com.statefulcvm.web.api.ProcedureStart;
+import com.statefulcvm.web.api.Ordinals;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.delegates.procedure.HealVariables;

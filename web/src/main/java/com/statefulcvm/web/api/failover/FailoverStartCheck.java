@@ -1,5 +1,7 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.failover;
 
+import com.statefulcvm.web.api.ProcedureStartCheck;
+import com.statefulcvm.web.api.ProcedureStart;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;

@@ -1,5 +1,10 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.failover;
 
+import com.statefulcvm.web.api.RunningProcesses;
+import com.statefulcvm.web.api.RequestReason;
+import com.statefulcvm.web.api.ReplicaSetController;
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.procedure.FailoverStarter;
 import com.statefulcvm.delegates.procedure.FailoverVariables;

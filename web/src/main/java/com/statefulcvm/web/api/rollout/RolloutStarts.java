@@ -1,5 +1,8 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.RunningProcesses;
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.delegates.procedure.RolloutStarter;
@@ -20,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * set's name), an env rollout's sealed env handed over to the start check.
  */
 @Component
-class RolloutStarts {
+public class RolloutStarts {
 
     private final RolloutStarter starter;
     private final RunningProcesses running;

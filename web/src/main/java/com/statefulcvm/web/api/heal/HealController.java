@@ -1,5 +1,9 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.heal;
 
+import com.statefulcvm.web.api.RequestReason;
+import com.statefulcvm.web.api.Ordinals;
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.delegates.procedure.HealVariables;

@@ -1,5 +1,7 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.RequestBodies;
+import com.statefulcvm.web.api.ApiProblem;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.fleet.ComposeCheck;
 import com.statefulcvm.connectors.phala.EnvEncryption;
@@ -15,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Reads and checks the body of a rollout request, naming the field that is wrong. */
-final class RolloutRequest {
+public final class RolloutRequest {
 
     /** A compose file is small; anything near this is a mistake or an attack, and process variables are not a blob store. */
     static final int MAX_COMPOSE_BYTES = 256 * 1024;
@@ -111,8 +113,8 @@ final class RolloutRequest {
 
     /** The body of a rollout (and of a plan preview): {@code {"dockerCompose": "...", "updatePolicy": {...}}}. */
     static String dockerComposeOf(JsonNode body) {
-        requireObject(body, "{\"dockerCompose\": \"<yaml>\"}");
-        onlyFields(body, DOCKER_COMPOSE, UPDATE_POLICY);
+        RequestBodies.requireObject(body, "{\"dockerCompose\": \"<yaml>\"}");
+        RequestBodies.onlyFields(body, DOCKER_COMPOSE, UPDATE_POLICY);
         String compose = optionalDockerComposeOf(body);
         if (compose == null) {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, "dockerCompose: is required");
@@ -161,8 +163,8 @@ final class RolloutRequest {
 
     /** {@code {"revision": n, "updatePolicy": {...}}} of a rollback. */
     static int revisionOf(JsonNode body) {
-        requireObject(body, "{\"revision\": <number>}");
-        onlyFields(body, REVISION, UPDATE_POLICY);
+        RequestBodies.requireObject(body, "{\"revision\": <number>}");
+        RequestBodies.onlyFields(body, REVISION, UPDATE_POLICY);
         JsonNode revision = body.get(REVISION);
         if (revision == null || revision.isNull()) {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, "revision: is required");
@@ -173,29 +175,4 @@ final class RolloutRequest {
         return revision.asInt();
     }
 
-    static void requireObject(JsonNode body, String example) {
-        if (body == null || !body.isObject()) {
-            throw new ApiProblem(HttpStatus.BAD_REQUEST, "the body must be a JSON object like " + example);
-        }
-    }
-
-    /** A misspelt field must not be ignored silently (the rollout would run without what the caller asked for). */
-    static void onlyFields(JsonNode body, String... allowed) {
-        if (body == null) {
-            return;
-        }
-        Set<String> known = Set.of(allowed);
-        List<String> unknown = new ArrayList<>();
-        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!known.contains(name)) {
-                unknown.add(name);
-            }
-        }
-        if (!unknown.isEmpty()) {
-            throw new ApiProblem(HttpStatus.BAD_REQUEST, (unknown.size() == 1 ? "unknown field: " : "unknown fields: ")
-                    + String.join(", ", unknown) + " (allowed: " + String.join(", ", Arrays.asList(allowed)) + ")",
-                    java.util.Map.of("unknownFields", unknown));
-        }
-    }
 }

@@ -1,10 +1,26 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.RequestBodies;
+import com.statefulcvm.web.api.RequestReason;
+import com.statefulcvm.web.api.ProcedureReport;
+import com.statefulcvm.web.api.ProcedureKind;
+import com.statefulcvm.web.api.EngineRollouts;
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.AsApplication;
 import com.statefulcvm.delegates.support.JsonListVariable;
+import com.statefulcvm.connectors.phala.EnvEncryption;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.RolloutPlanning;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.rollout.PlannedStep;
+import com.statefulcvm.fleet.rollout.RolloutPlan;
+import com.statefulcvm.web.api.Ordinals;
+import com.statefulcvm.web.api.ReplicaSetController;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
@@ -23,17 +39,20 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * One rollout: its report, and the operator's pause, resume and abort, each a BPMN message to that process instance.
+ * Rollouts: the start of one (of a set, of one instance) and its preview, and of one running or done its report and
+ * the operator's pause, resume and abort, each a BPMN message to that process instance.
  * A pause takes effect at the next wave boundary (a non-interrupting boundary event marks it); resume is the catch
  * event the paused rollout waits at; abort interrupts the rollout wherever it is. Each takes an optional
  * {@code {"reason": "..."}}: who asked, when and why is kept in the rollout's {@code controls} list and its report.
  */
 @RestController
-@RequestMapping(path = "/api/rollouts", produces = "application/json")
+@RequestMapping(path = "/api", produces = "application/json")
 class RolloutController {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RolloutController.class);
@@ -43,8 +62,19 @@ class RolloutController {
     private final ProcedureReport report;
     private final ApiAccess access;
     private final ProcessEngineConfigurationImpl configuration;
+    private final ReplicaSets replicaSets;
+    private final RolloutStarts rollouts;
+    private final PolicyOverrides policies;
+    private final RolloutPlanning planning;
+    private final EnvSealer sealer;
 
-    RolloutController(RuntimeService runtime, EngineRollouts engine, ProcedureReport report, ApiAccess access, ProcessEngine processEngine) {
+    RolloutController(RuntimeService runtime, EngineRollouts engine, ProcedureReport report, ApiAccess access, ProcessEngine processEngine,
+                      ReplicaSets replicaSets, RolloutStarts rollouts, PolicyOverrides policies, RolloutPlanning planning, EnvSealer sealer) {
+        this.replicaSets = replicaSets;
+        this.rollouts = rollouts;
+        this.policies = policies;
+        this.planning = planning;
+        this.sealer = sealer;
         this.configuration = (ProcessEngineConfigurationImpl) processEngine.getProcessEngineConfiguration();
         this.runtime = runtime;
         this.engine = engine;
@@ -52,7 +82,111 @@ class RolloutController {
         this.access = access;
     }
 
-    @GetMapping("/{processInstanceId}")
+    @PostMapping(path = "/replica-sets/{name}/rollouts", consumes = "application/json")
+    ResponseEntity<Map<String, Object>> startRollout(@PathVariable String name, @RequestBody JsonNode body) {
+        access.requireStart("start rollouts");
+        ReplicaSetSpec spec = spec(name);
+        RolloutBody rollout = rolloutBody(name, body);
+        String override = RolloutRequest.updatePolicyOf(body);
+        policies.effective(spec, override);
+        EnvEncryption.Sealed env = rollout.envs() == null ? null : sealer.seal(spec, rollout.envs());
+        String processInstanceId = rollouts.start(spec, new RolloutStarts.Start(rollout.compose(), override, Set.of(), null, env));
+        return ReplicaSetController.created(processInstanceId, name);
+    }
+
+    /** A rollout's compose and envs: either may be left out, not both; without a compose the set keeps its own. */
+    private record RolloutBody(String compose, Map<String, String> envs) {
+    }
+
+    private RolloutBody rolloutBody(String name, JsonNode body) {
+        RequestBodies.requireObject(body, "{\"dockerCompose\": \"<yaml>\"} or {\"envs\": {\"NAME\": \"value\"}}");
+        RequestBodies.onlyFields(body, RolloutRequest.DOCKER_COMPOSE, RolloutRequest.ENVS, RolloutRequest.UPDATE_POLICY);
+        Map<String, String> envs = RolloutRequest.envsOf(body);
+        if (envs == null) {
+            return new RolloutBody(RolloutRequest.dockerComposeOf(body), null);
+        }
+        String compose = RolloutRequest.optionalDockerComposeOf(body);
+        return new RolloutBody(compose != null ? compose : rollouts.composeOfSet(name, "an env rollout without dockerCompose keeps the set's compose"), envs);
+    }
+
+    /** What a rollout started now would do, in execution order; starts nothing, so any authenticated user may ask. */
+    @PostMapping(path = "/replica-sets/{name}/rollouts/plan", consumes = "application/json")
+    Map<String, Object> plan(@PathVariable String name, @RequestBody JsonNode body) {
+        ReplicaSetSpec spec = spec(name);
+        RolloutBody rollout = rolloutBody(name, body);
+        List<String> envNames = rollout.envs() == null ? List.of() : List.copyOf(rollout.envs().keySet());
+        UpdatePolicy policy = policies.effective(spec, RolloutRequest.updatePolicyOf(body));
+        RolloutPlan plan;
+        try {
+            plan = planning.preview(spec, policy, rollout.compose(), Set.of(), envNames);
+        } catch (IllegalStateException e) {
+            // no app yet for the set
+            throw new ApiProblem(HttpStatus.CONFLICT, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            // the planner's own checks of the request, named by field
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, e.getMessage());
+        }
+        Map<String, Object> view = planView(plan);
+        if (!envNames.isEmpty()) {
+            view.put("envChange", Map.of("keys", envNames, "values", "encrypted to the app's key when the rollout starts; never shown"));
+        }
+        return view;
+    }
+
+    /** A rollout of exactly one instance; by default of the revision the set is moving to (or runs). */
+    @PostMapping(path = "/replica-sets/{name}/instances/{ordinal}/rollout")
+    ResponseEntity<Map<String, Object>> rolloutInstance(@PathVariable String name, @PathVariable String ordinal,
+                                                        @RequestBody(required = false) JsonNode body) {
+        access.requireStart("start rollouts");
+        ReplicaSetSpec spec = spec(name);
+        int target = Ordinals.parse(spec, ordinal);
+        if (body != null && !body.isNull()) {
+            RequestBodies.requireObject(body, "{\"dockerCompose\": \"<yaml>\"} (both fields optional)");
+            RequestBodies.onlyFields(body, RolloutRequest.DOCKER_COMPOSE, RolloutRequest.UPDATE_POLICY);
+        }
+        String compose = RolloutRequest.optionalDockerComposeOf(body);
+        if (compose == null) {
+            compose = rollouts.composeOfSet(name, "a rollout of one instance without dockerCompose takes the set's");
+        }
+        String override = RolloutRequest.updatePolicyOf(body);
+        policies.effective(spec, override);
+        String processInstanceId = rollouts.start(spec, new RolloutStarts.Start(compose, override, Set.of(target), null));
+        return ReplicaSetController.created(processInstanceId, name);
+    }
+
+
+    static Map<String, Object> planView(RolloutPlan plan) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("replicaSet", plan.replicaSet());
+        out.put("actions", plan.steps().stream().map(RolloutController::stepView).toList());
+        out.put("blockers", plan.blockers());
+        out.put("refusals", plan.refusals());
+        out.put("waves", plan.waves());
+        out.put("surgeSlots", plan.surgeSlots());
+        out.put("leaderSteps", plan.leaderSteps());
+        out.put("maxUnavailable", plan.maxUnavailable());
+        out.put("maxSurge", plan.maxSurge());
+        return out;
+    }
+
+    private static Map<String, Object> stepView(PlannedStep step) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ordinal", step.ordinal());
+        out.put("slot", step.slot());
+        out.put("action", step.action().name());
+        out.put("reason", step.reason());
+        out.put("wave", step.wave());
+        return out;
+    }
+
+    private ReplicaSetSpec spec(String name) {
+        if (!replicaSets.exists(name)) {
+            throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown replica set '" + name + "'");
+        }
+        return replicaSets.spec(name);
+    }
+
+    @GetMapping("/rollouts/{processInstanceId}")
     Map<String, Object> get(@PathVariable String processInstanceId) {
         access.requireReadHistory("read rollouts");
         HistoricProcessInstance rollout = engine.rollout(processInstanceId)
@@ -60,17 +194,17 @@ class RolloutController {
         return report.report(ProcedureKind.ROLLOUT, rollout);
     }
 
-    @PostMapping("/{processInstanceId}/pause")
+    @PostMapping("/rollouts/{processInstanceId}/pause")
     ResponseEntity<Map<String, Object>> pause(@PathVariable String processInstanceId, @RequestBody(required = false) JsonNode body) {
         return control(processInstanceId, "pause", RolloutVariables.MESSAGE_PAUSE, RequestReason.of(body));
     }
 
-    @PostMapping("/{processInstanceId}/resume")
+    @PostMapping("/rollouts/{processInstanceId}/resume")
     ResponseEntity<Map<String, Object>> resume(@PathVariable String processInstanceId, @RequestBody(required = false) JsonNode body) {
         return control(processInstanceId, "resume", RolloutVariables.MESSAGE_RESUME, RequestReason.of(body));
     }
 
-    @PostMapping("/{processInstanceId}/abort")
+    @PostMapping("/rollouts/{processInstanceId}/abort")
     ResponseEntity<Map<String, Object>> abort(@PathVariable String processInstanceId, @RequestBody(required = false) JsonNode body) {
         return control(processInstanceId, "abort", RolloutVariables.MESSAGE_ABORT, RequestReason.of(body));
     }

@@ -1,5 +1,6 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.engine;
 
+import com.statefulcvm.web.api.ProcedureStarts;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
@@ -17,7 +18,7 @@ import java.util.ArrayList;
  * use the engine's services, which do not exist yet at parse time of the first deployment.
  */
 @Component
-class ProcedureStartPlugin extends AbstractProcessEnginePlugin {
+public class ProcedureStartPlugin extends AbstractProcessEnginePlugin {
 
     private final ObjectProvider<ProcedureStarts> starts;
 

@@ -1,5 +1,10 @@
-package com.statefulcvm.web.security;
+package com.statefulcvm.web.engine;
 
+import com.statefulcvm.web.security.Roles;
+import com.statefulcvm.web.security.RoleAuthorizations;
+import com.statefulcvm.web.security.EngineCallRefused;
+import com.statefulcvm.web.security.CommandFields;
+import com.statefulcvm.web.security.ApprovalCompletions;
 import jakarta.ws.rs.core.Response;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;

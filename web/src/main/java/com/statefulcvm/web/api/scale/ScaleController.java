@@ -1,5 +1,7 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.scale;
 
+import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.api.ApiAccess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.scale.ScalePlanning;
@@ -24,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code POST /api/replica-sets/{name}/scale {"replicas": N}}: starts scale.bpmn (business key: the set's name) after
- * the checks of {@link ScaleStartChecks}. A request that changes nothing (the set has N replicas and no CVM above
+ * the checks of {@link ScaleStartCheck}. A request that changes nothing (the set has N replicas and no CVM above
  * them) starts nothing and says so with 200.
  */
 @RestController
@@ -34,13 +36,13 @@ class ScaleController {
     private static final Logger log = LoggerFactory.getLogger(ScaleController.class);
 
     private final ReplicaSets replicaSets;
-    private final ScaleStartChecks checks;
+    private final ScaleStartCheck checks;
     private final ScalePlanning planning;
     private final ScaleStarter starter;
     private final ApiAccess access;
     private final Map<String, Object> starts = new ConcurrentHashMap<>();
 
-    ScaleController(ReplicaSets replicaSets, ScaleStartChecks checks, ScalePlanning planning, ScaleStarter starter,
+    ScaleController(ReplicaSets replicaSets, ScaleStartCheck checks, ScalePlanning planning, ScaleStarter starter,
                     ApiAccess access) {
         this.replicaSets = replicaSets;
         this.checks = checks;
@@ -55,7 +57,7 @@ class ScaleController {
             throw new ApiProblem(HttpStatus.NOT_FOUND, "unknown replica set '" + name + "'");
         }
         access.requireStart(ScaleVariables.PROCESS_KEY, "scale replica sets");
-        ScaleStartChecks.Request request = checks.request(name, body);
+        ScaleStartCheck.Request request = checks.request(name, body);
         // two requests at once on this node must not both pass the running check
         synchronized (starts.computeIfAbsent(name, n -> new Object())) {
             checks.requireNothingRunning(name);

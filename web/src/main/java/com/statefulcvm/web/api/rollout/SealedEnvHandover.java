@@ -1,5 +1,6 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.ApiProblem;
 import com.statefulcvm.connectors.phala.EnvEncryption;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;

@@ -1,5 +1,10 @@
-package com.statefulcvm.web.api;
+package com.statefulcvm.web.api.rollout;
 
+import com.statefulcvm.web.api.ProcedureStartRefused;
+import com.statefulcvm.web.api.ProcedureStartCheck;
+import com.statefulcvm.web.api.ProcedureStart;
+import com.statefulcvm.web.api.Ordinals;
+import com.statefulcvm.web.api.ApiProblem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
-package com.statefulcvm.web.phala;
+package com.statefulcvm.web.engine;
 
+import com.statefulcvm.web.phala.PhalaReturn;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.support.PhalaCircuit;
