@@ -44,26 +44,26 @@ class ProcedureController {
     }
 
     @GetMapping("/heals/{processInstanceId}")
-    Map<String, Object> heal(@PathVariable String processInstanceId) {
+    Object heal(@PathVariable String processInstanceId) {
         return reportOf(ProcedureKind.HEAL, processInstanceId);
     }
 
     @GetMapping("/failovers/{processInstanceId}")
-    Map<String, Object> failover(@PathVariable String processInstanceId) {
+    Object failover(@PathVariable String processInstanceId) {
         return reportOf(ProcedureKind.FAILOVER, processInstanceId);
     }
 
     @GetMapping("/scales/{processInstanceId}")
-    Map<String, Object> scale(@PathVariable String processInstanceId) {
+    Object scale(@PathVariable String processInstanceId) {
         return reportOf(ProcedureKind.SCALE, processInstanceId);
     }
 
     @GetMapping("/lights-out-recoveries/{processInstanceId}")
-    Map<String, Object> lightsOutRecovery(@PathVariable String processInstanceId) {
+    Object lightsOutRecovery(@PathVariable String processInstanceId) {
         return reportOf(ProcedureKind.LIGHTS_OUT, processInstanceId);
     }
 
-    private Map<String, Object> reportOf(ProcedureKind kind, String pid) {
+    private Object reportOf(ProcedureKind kind, String pid) {
         access.requireReadHistory(kind.processKey(), "read " + kind.plural());
         HistoricProcessInstance procedure = history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult();
         if (procedure == null || !kind.processKey().equals(procedure.getProcessDefinitionKey())) {
@@ -99,7 +99,7 @@ class ProcedureController {
                 .orderByProcessInstanceId().desc()
                 .listPage(first, size);
         List<HistoricVariableInstance> variables = report.summaryVariables(page.stream().map(HistoricProcessInstance::getId).toList());
-        List<Map<String, Object>> rows = new ArrayList<>();
+        List<Reports.Row> rows = new ArrayList<>();
         for (HistoricProcessInstance procedure : page) {
             ProcedureReport.kindOf(procedure).ifPresent(k -> rows.add(report.summary(k, procedure, variables)));
         }

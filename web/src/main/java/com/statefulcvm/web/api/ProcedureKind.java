@@ -7,49 +7,43 @@ import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.procedure.ScaleVariables;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The operator procedures a replica set has a history of, each with its diagram's key, the variable its short result
  * code is in (restarted, failed-over, scaled, ...; every kind writes its outcome in words to {@code outcome}), and the
- * variables its report shows (variable name → report field). The report itself is the same code
- * for every kind ({@link ProcedureReport}).
+ * details its report shows ({@link Reports.Details}). The report itself is the same code for every kind
+ * ({@link ProcedureReport}).
  */
 public enum ProcedureKind {
 
-    ROLLOUT("rollout", "rollouts", RolloutVariables.PROCESS_KEY, null, Map.of()),
-    HEAL("heal", "heals", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT, details(
-            HealVariables.SLOT, "slot", HealVariables.ORDINAL, "ordinal", HealVariables.HEAL_TRIGGER, "trigger",
-            HealVariables.HEAL_REASON, "reason", HealVariables.HEAL_FAILURE, "failure")),
-    FAILOVER("failover", "failovers", FailoverVariables.PROCESS_KEY, FailoverVariables.FAILOVER_RESULT, details(
-            FailoverVariables.FAILOVER_REASON, "reason", FailoverVariables.LEADER_VERDICT, "leaderVerdict",
-            FailoverVariables.OLD_LEADER, "oldLeader", FailoverVariables.CANDIDATE, "candidate",
-            FailoverVariables.CANDIDATE_REASON, "candidateReason", FailoverVariables.NEW_LEADER, "newLeader")),
-    SCALE("scale", "scales", ScaleVariables.PROCESS_KEY, ScaleVariables.SCALE_RESULT, details(
-            ScaleVariables.SCALE_REASON, "reason", ScaleVariables.CURRENT_REPLICAS, "fromReplicas",
-            ScaleVariables.REQUESTED_REPLICAS, "toReplicas", ScaleVariables.DIRECTION, "direction",
-            ScaleVariables.SCALE_REFUSAL, "refusal")),
-    LIGHTS_OUT("lights-out-recovery", "lights-out-recoveries", LightsOutVariables.PROCESS_KEY, LightsOutVariables.RESULT, details(
-            LightsOutVariables.LIGHTS_OUT_REASON, "reason", LightsOutVariables.SEQUENCE_REPORT, "sequenceNumbers",
-            LightsOutVariables.CHOSEN_SEED, "chosenSeed", LightsOutVariables.SEED, "seed",
-            LightsOutVariables.SEED_OVERRIDDEN, "seedOverridden", LightsOutVariables.FOLLOWERS_NOT_JOINED, "followersNotJoined",
-            LightsOutVariables.REFUSAL, "refusal"));
+    ROLLOUT("rollout", "rollouts", RolloutVariables.PROCESS_KEY, null, List.of(), variable -> null),
+    HEAL("heal", "heals", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT,
+            Reports.HealDetails.VARIABLES, Reports.HealDetails::of),
+    FAILOVER("failover", "failovers", FailoverVariables.PROCESS_KEY, FailoverVariables.FAILOVER_RESULT,
+            Reports.FailoverDetails.VARIABLES, Reports.FailoverDetails::of),
+    SCALE("scale", "scales", ScaleVariables.PROCESS_KEY, ScaleVariables.SCALE_RESULT,
+            Reports.ScaleDetails.VARIABLES, Reports.ScaleDetails::of),
+    LIGHTS_OUT("lights-out-recovery", "lights-out-recoveries", LightsOutVariables.PROCESS_KEY, LightsOutVariables.RESULT,
+            Reports.LightsOutDetails.VARIABLES, Reports.LightsOutDetails::of);
 
     private final String kind;
     private final String collection;
     private final String processKey;
     private final String resultVariable;
-    private final Map<String, String> details;
+    private final List<String> detailVariables;
+    private final Function<Function<String, Object>, Reports.Details> details;
 
-    ProcedureKind(String kind, String collection, String processKey, String resultVariable, Map<String, String> details) {
+    ProcedureKind(String kind, String collection, String processKey, String resultVariable, List<String> detailVariables,
+                  Function<Function<String, Object>, Reports.Details> details) {
         this.kind = kind;
         this.collection = collection;
         this.processKey = processKey;
         this.resultVariable = resultVariable;
+        this.detailVariables = detailVariables;
         this.details = details;
     }
 
@@ -77,9 +71,14 @@ public enum ProcedureKind {
         return resultVariable;
     }
 
-    /** Variable name → report field, in the report's order. */
-    Map<String, String> details() {
-        return details;
+    /** The variables its report's details are read from. */
+    List<String> detailVariables() {
+        return detailVariables;
+    }
+
+    /** Its report's details, from the procedure's variables; null for a rollout (its report has its own fields). */
+    Reports.Details details(Function<String, Object> variable) {
+        return details.apply(variable);
     }
 
     static String[] processKeys() {
@@ -98,13 +97,5 @@ public enum ProcedureKind {
 
     static List<String> names() {
         return Arrays.stream(values()).map(ProcedureKind::kind).toList();
-    }
-
-    private static Map<String, String> details(String... pairs) {
-        Map<String, String> details = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            details.put(pairs[i], pairs[i + 1]);
-        }
-        return details;
     }
 }

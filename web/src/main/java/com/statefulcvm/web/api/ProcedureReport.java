@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.procedure.ScaleVariables;
-import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;
@@ -16,7 +15,6 @@ import org.camunda.bpm.engine.history.HistoricActivityInstance;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.history.HistoricTaskInstance;
 import org.camunda.bpm.engine.history.HistoricVariableInstance;
-import org.camunda.bpm.engine.history.UserOperationLogEntry;
 import org.camunda.bpm.engine.runtime.VariableInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.springframework.stereotype.Component;
@@ -25,8 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -38,43 +34,48 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What an operator procedure did and what holds it now, read from the engine's history, so that it works the same for
- * running and finished ones: {@code GET /api/rollouts/{id}}, {@code /api/heals/{id}}, {@code /api/failovers/{id}} and
- * {@code /api/scales/{id}} are this one report ({@link ProcedureKind} says what differs), and so is each row of a set's
- * procedure list. Covers the procedure's own instance, the instances it called (hooks, attestation) and, for a
- * rollout, a rollback it started (a rollout whose {@code rollbackOf} names it).
+ * What an operator procedure did and what holds it now, read from the engine's history ({@link ProcedureHistory}), so
+ * that it works the same for running and finished ones: {@code GET /api/rollouts/{id}}, {@code /api/heals/{id}},
+ * {@code /api/failovers/{id}}, {@code /api/scales/{id}} and {@code /api/lights-out-recoveries/{id}} are this report
+ * ({@link Reports.Rollout} for a rollout, {@link Reports.Procedure} with its kind's {@link Reports.Details} for the
+ * others), and so is each row of a set's procedure list ({@link Reports.Row}). Covers the procedure's own instance,
+ * the instances it called (hooks, attestation) and, for a rollout, a rollback it started.
  */
 @Component
 public class ProcedureReport {
 
-    private static final int MAX_DEPTH = 4;
+    /** What every report reads; each kind adds its result and details ({@link ProcedureKind}). */
     private static final List<String> COMMON = List.of(RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY,
-            RolloutVariables.UPDATE_REVISION, RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED,
-            RolloutVariables.STEP_OUTCOME, RolloutVariables.APPROVED, RolloutVariables.DECISION, RolloutVariables.APPROVED_BY,
-            RolloutVariables.DECISION_COMMENT, RolloutVariables.CONTROLS,
-            RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION,
-            RolloutVariables.UPDATE_POLICY_OVERRIDE, RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS,
-            ScaleVariables.SLOTS_DONE);
+            RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.APPROVED, RolloutVariables.DECISION,
+            RolloutVariables.APPROVED_BY, RolloutVariables.DECISION_COMMENT, ScaleVariables.SLOTS_DONE);
+    /** What a rollout's report reads besides. */
+    private static final List<String> ROLLOUT = List.of(RolloutVariables.UPDATE_REVISION, RolloutVariables.PAUSE_REQUESTED,
+            RolloutVariables.STEP_OUTCOME, RolloutVariables.CONTROLS, RolloutVariables.ROLLBACK_TO_REVISION,
+            RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION, RolloutVariables.UPDATE_POLICY_OVERRIDE,
+            RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS);
     private static final String[] NAMES = names();
 
     private static String[] names() {
         Set<String> names = new LinkedHashSet<>(COMMON);
+        names.addAll(ROLLOUT);
         for (ProcedureKind kind : ProcedureKind.values()) {
             if (kind.resultVariable() != null) {
                 names.add(kind.resultVariable());
             }
-            names.addAll(kind.details().keySet());
+            names.addAll(kind.detailVariables());
         }
         return names.toArray(String[]::new);
     }
 
-    private final HistoryService history;
+    private static final Pattern NAME_EXPRESSION = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+    private final ProcedureHistory history;
     private final RuntimeService runtime;
     private final TaskService tasks;
     private final EngineRollouts engine;
     private final ObjectMapper json;
 
-    ProcedureReport(HistoryService history, RuntimeService runtime, TaskService tasks, EngineRollouts engine, ObjectMapper json) {
+    ProcedureReport(ProcedureHistory history, RuntimeService runtime, TaskService tasks, EngineRollouts engine, ObjectMapper json) {
         this.history = history;
         this.runtime = runtime;
         this.tasks = tasks;
@@ -87,125 +88,91 @@ public class ProcedureReport {
         return ProcedureKind.ofProcessKey(instance.getProcessDefinitionKey());
     }
 
-    public Map<String, Object> report(ProcedureKind kind, HistoricProcessInstance procedure) {
-        String pid = procedure.getId();
-        boolean running = procedure.getEndTime() == null;
-        boolean rollout = kind == ProcedureKind.ROLLOUT;
-        List<HistoricProcessInstance> related = related(procedure);
-        List<String> relatedIds = related.stream().map(HistoricProcessInstance::getId).toList();
-        List<HistoricVariableInstance> variables = history.createHistoricVariableInstanceQuery()
-                .processInstanceIdIn(relatedIds.toArray(String[]::new))
-                .variableNameIn(NAMES)
-                .unlimitedList();
-
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("kind", kind.kind());
-        out.put("processInstanceId", pid);
-        Object set = processVariable(variables, pid, RolloutVariables.REPLICA_SET);
-        out.put("replicaSet", set != null ? set : procedure.getBusinessKey());
-        out.put("state", state(procedure));
-        out.put("startedAt", instant(procedure.getStartTime()));
-        out.put("endedAt", instant(procedure.getEndTime()));
-        out.put("requestedBy", requestedBy(procedure, processVariable(variables, pid, RolloutVariables.REQUESTED_BY)));
-        if (procedure.getSuperProcessInstanceId() != null) {
-            out.put("calledBy", procedure.getSuperProcessInstanceId());
-        }
-        if (rollout) {
-            out.put("updateRevision", processVariable(variables, pid, RolloutVariables.UPDATE_REVISION));
-            putIfPresent(out, "lastGoodRevision", processVariable(variables, pid, RolloutVariables.LAST_GOOD_REVISION));
-            putIfPresent(out, "rollbackToRevision", processVariable(variables, pid, RolloutVariables.ROLLBACK_TO_REVISION));
-            putIfPresent(out, "rollbackOf", processVariable(variables, pid, RolloutVariables.ROLLBACK_OF));
-            putIfPresent(out, "targetOrdinals", processVariable(variables, pid, RolloutVariables.TARGET_ORDINALS));
-            // an env rollout: the names it set (the values went encrypted to the CVMs and are nowhere here)
-            putIfPresent(out, "envKeys", processVariable(variables, pid, RolloutVariables.TARGET_ENV_KEYS));
-            putIfPresent(out, "updatePolicy", parsed(processVariable(variables, pid, RolloutVariables.UPDATE_POLICY_OVERRIDE)));
-            // the operators' pause, resume and abort requests, with who, when and why
-            putIfPresent(out, "controls", parsed(processVariable(variables, pid, RolloutVariables.CONTROLS)));
-        }
-        kind.details().forEach((variable, field) -> putIfPresent(out, field, processVariable(variables, pid, variable)));
-        if (kind.resultVariable() != null) {
-            out.put("result", processVariable(variables, pid, kind.resultVariable()));
-        }
-        out.put("outcome", outcome(procedure, processVariable(variables, pid, RolloutVariables.OUTCOME)));
-        Object stage = running ? engine.variable(pid, RolloutVariables.STAGE) : processVariable(variables, pid, RolloutVariables.STAGE);
-        out.put("stage", stage == null ? null : stage.toString());
-        boolean paused = rollout && running && engine.paused(pid);
-        boolean pauseRequested = rollout && running && !paused
-                && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
-        if (rollout) {
-            out.put("paused", paused);
-            if (pauseRequested) {
-                out.put("pauseRequested", true);
-            }
-        }
-        out.put("steps", steps(kind, related, variables, pid));
-        List<Map<String, Object>> approvals = approvals(relatedIds, variables);
-        // beside requestedBy: who approved it (four-eyes: another user, where the set asks for it)
-        out.put("approvedBy", approvals.stream().filter(a -> "approved".equals(a.get("decision")))
-                .map(a -> a.get("by")).filter(Objects::nonNull).distinct().toList());
-        out.put("approvals", approvals);
-        out.put("blockers", running ? blockers(pid, related, paused, pauseRequested, stage) : List.of());
-        if (rollout) {
-            out.put("rollbacks", related.stream()
-                    .filter(p -> !p.getId().equals(pid) && RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey()))
-                    .map(p -> {
-                        Map<String, Object> r = new LinkedHashMap<>();
-                        r.put("processInstanceId", p.getId());
-                        r.put("state", state(p));
-                        r.put("startedAt", instant(p.getStartTime()));
-                        r.put("endedAt", instant(p.getEndTime()));
-                        return r;
-                    }).toList());
-        }
-        return out;
+    public Object report(ProcedureKind kind, HistoricProcessInstance procedure) {
+        return kind == ProcedureKind.ROLLOUT ? rollout(procedure) : procedure(kind, procedure);
     }
 
-    /**
-     * One row of a set's procedure list: kind, id, who asked, when it started and ended, its state and outcome.
-     * {@code variables}: the procedures' own requestedBy, outcome and detail variables, read once for the whole page.
-     */
-    Map<String, Object> summary(ProcedureKind kind, HistoricProcessInstance procedure, List<HistoricVariableInstance> variables) {
+    private Reports.Rollout rollout(HistoricProcessInstance procedure) {
+        ProcedureHistory.Recorded recorded = history.read(procedure, NAMES);
         String pid = procedure.getId();
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("kind", kind.kind());
-        row.put("processInstanceId", pid);
-        row.put("state", state(procedure));
-        row.put("requestedBy", requestedBy(procedure, processVariable(variables, pid, RolloutVariables.REQUESTED_BY)));
-        row.put("startedAt", instant(procedure.getStartTime()));
-        row.put("endedAt", instant(procedure.getEndTime()));
-        if (kind.resultVariable() != null) {
-            row.put("result", processVariable(variables, pid, kind.resultVariable()));
-        }
-        row.put("outcome", outcome(procedure, processVariable(variables, pid, RolloutVariables.OUTCOME)));
-        if (kind == ProcedureKind.HEAL) {
-            putIfPresent(row, "slot", processVariable(variables, pid, HealVariables.SLOT));
-        }
-        if (procedure.getSuperProcessInstanceId() != null) {
-            row.put("calledBy", procedure.getSuperProcessInstanceId());
-        }
-        row.put("report", kind.reportPath(pid));
-        return row;
+        boolean running = procedure.getEndTime() == null;
+        Object stage = stage(recorded);
+        boolean paused = running && engine.paused(pid);
+        boolean pauseRequested = running && !paused && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
+        List<Reports.Approval> approvals = approvals(recorded);
+        return new Reports.Rollout(ProcedureKind.ROLLOUT.kind(), pid, replicaSet(recorded), state(procedure),
+                instant(procedure.getStartTime()), instant(procedure.getEndTime()), requestedBy(recorded),
+                procedure.getSuperProcessInstanceId(),
+                recorded.variable(RolloutVariables.UPDATE_REVISION),
+                recorded.variable(RolloutVariables.LAST_GOOD_REVISION),
+                recorded.variable(RolloutVariables.ROLLBACK_TO_REVISION),
+                recorded.variable(RolloutVariables.ROLLBACK_OF),
+                recorded.variable(RolloutVariables.TARGET_ORDINALS),
+                recorded.variable(RolloutVariables.TARGET_ENV_KEYS),
+                parsed(recorded.variable(RolloutVariables.UPDATE_POLICY_OVERRIDE)),
+                parsed(recorded.variable(RolloutVariables.CONTROLS)),
+                outcome(procedure, recorded.variable(RolloutVariables.OUTCOME)),
+                stage == null ? null : stage.toString(),
+                paused, pauseRequested ? Boolean.TRUE : null,
+                rolloutSteps(recorded), approvedBy(approvals), approvals,
+                running ? blockers(recorded, paused, pauseRequested, stage) : List.of(),
+                rollbacks(recorded));
+    }
+
+    private Reports.Procedure procedure(ProcedureKind kind, HistoricProcessInstance procedure) {
+        ProcedureHistory.Recorded recorded = history.read(procedure, NAMES);
+        boolean running = procedure.getEndTime() == null;
+        Object stage = stage(recorded);
+        List<Reports.Approval> approvals = approvals(recorded);
+        return new Reports.Procedure(kind.kind(), procedure.getId(), replicaSet(recorded), state(procedure),
+                instant(procedure.getStartTime()), instant(procedure.getEndTime()), requestedBy(recorded),
+                procedure.getSuperProcessInstanceId(),
+                kind.details(recorded::variable),
+                recorded.variable(kind.resultVariable()),
+                outcome(procedure, recorded.variable(RolloutVariables.OUTCOME)),
+                stage == null ? null : stage.toString(),
+                steps(kind, recorded), approvedBy(approvals), approvals,
+                running ? blockers(recorded, false, false, stage) : List.of());
+    }
+
+    /** One row of a set's procedure list; {@code variables}: from {@link #summaryVariables}, read once for the page. */
+    Reports.Row summary(ProcedureKind kind, HistoricProcessInstance procedure, List<HistoricVariableInstance> variables) {
+        String pid = procedure.getId();
+        Object recordedBy = ProcedureHistory.processVariable(variables, pid, RolloutVariables.REQUESTED_BY);
+        return new Reports.Row(kind.kind(), pid, state(procedure), recordedBy != null ? recordedBy : procedure.getStartUserId(),
+                instant(procedure.getStartTime()), instant(procedure.getEndTime()),
+                kind.resultVariable() == null ? null
+                        : Optional.ofNullable(ProcedureHistory.processVariable(variables, pid, kind.resultVariable())),
+                outcome(procedure, ProcedureHistory.processVariable(variables, pid, RolloutVariables.OUTCOME)),
+                kind == ProcedureKind.HEAL ? ProcedureHistory.processVariable(variables, pid, HealVariables.SLOT) : null,
+                procedure.getSuperProcessInstanceId(),
+                kind.reportPath(pid));
     }
 
     /** The variables {@link #summary} reads, of these procedures. */
     List<HistoricVariableInstance> summaryVariables(List<String> processInstanceIds) {
-        if (processInstanceIds.isEmpty()) {
-            return List.of();
-        }
         Set<String> names = new LinkedHashSet<>(List.of(RolloutVariables.REQUESTED_BY, RolloutVariables.OUTCOME, HealVariables.SLOT));
         for (ProcedureKind kind : ProcedureKind.values()) {
             if (kind.resultVariable() != null) {
                 names.add(kind.resultVariable());
             }
         }
-        return history.createHistoricVariableInstanceQuery()
-                .processInstanceIdIn(processInstanceIds.toArray(String[]::new))
-                .variableNameIn(names.toArray(String[]::new))
-                .unlimitedList();
+        return history.variables(processInstanceIds, names.toArray(String[]::new));
     }
 
-    private static Object requestedBy(HistoricProcessInstance procedure, Object recorded) {
-        return recorded != null ? recorded : procedure.getStartUserId();
+    private static Object replicaSet(ProcedureHistory.Recorded recorded) {
+        Object set = recorded.variable(RolloutVariables.REPLICA_SET);
+        return set != null ? set : recorded.procedure().getBusinessKey();
+    }
+
+    private static Object requestedBy(ProcedureHistory.Recorded recorded) {
+        Object by = recorded.variable(RolloutVariables.REQUESTED_BY);
+        return by != null ? by : recorded.procedure().getStartUserId();
+    }
+
+    private Object stage(ProcedureHistory.Recorded recorded) {
+        return recorded.procedure().getEndTime() == null ? engine.variable(recorded.id(), RolloutVariables.STAGE)
+                : recorded.variable(RolloutVariables.STAGE);
     }
 
     public static String state(HistoricProcessInstance p) {
@@ -223,48 +190,25 @@ public class ProcedureReport {
         };
     }
 
-    /** The procedure, what it called, and the rollbacks a rollout started, each with what they called in turn. */
-    private List<HistoricProcessInstance> related(HistoricProcessInstance procedure) {
-        Map<String, HistoricProcessInstance> found = new LinkedHashMap<>();
-        found.put(procedure.getId(), procedure);
-        List<HistoricProcessInstance> frontier = List.of(procedure);
-        for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
-            List<HistoricProcessInstance> next = new ArrayList<>();
-            for (HistoricProcessInstance parent : frontier) {
-                List<HistoricProcessInstance> children = new ArrayList<>(
-                        history.createHistoricProcessInstanceQuery().superProcessInstanceId(parent.getId()).unlimitedList());
-                if (RolloutVariables.PROCESS_KEY.equals(parent.getProcessDefinitionKey())) {
-                    children.addAll(history.createHistoricProcessInstanceQuery()
-                            .processDefinitionKey(RolloutVariables.PROCESS_KEY)
-                            .variableValueEquals(RolloutVariables.ROLLBACK_OF, parent.getId())
-                            .unlimitedList());
-                }
-                for (HistoricProcessInstance child : children) {
-                    if (found.putIfAbsent(child.getId(), child) == null) {
-                        next.add(child);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        return new ArrayList<>(found.values());
+    /** The rollbacks the rollout started. */
+    private static List<Reports.RollbackStarted> rollbacks(ProcedureHistory.Recorded recorded) {
+        return recorded.related().stream()
+                .filter(p -> !p.getId().equals(recorded.id()) && RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey()))
+                .map(p -> new Reports.RollbackStarted(p.getId(), state(p), instant(p.getStartTime()), instant(p.getEndTime())))
+                .toList();
     }
 
     /**
      * What the procedure did, oldest first: what it records of each instance step where it keeps such a record (a
-     * rollout's stepOutcome, a scale's slotsDone), else the steps of its diagram the engine's history holds.
+     * scale's slotsDone), else the steps of its diagram the engine's history holds.
      */
-    private List<?> steps(ProcedureKind kind, List<HistoricProcessInstance> related, List<HistoricVariableInstance> variables,
-                          String pid) {
-        if (kind == ProcedureKind.ROLLOUT) {
-            return rolloutSteps(related, variables, pid);
-        }
-        if (kind == ProcedureKind.SCALE && parsed(processVariable(variables, pid, ScaleVariables.SLOTS_DONE)) instanceof ArrayNode done) {
+    private List<?> steps(ProcedureKind kind, ProcedureHistory.Recorded recorded) {
+        if (kind == ProcedureKind.SCALE && parsed(recorded.variable(ScaleVariables.SLOTS_DONE)) instanceof ArrayNode done) {
             List<JsonNode> steps = new ArrayList<>();
             done.forEach(steps::add);
             return steps;
         }
-        return activitySteps(pid);
+        return activitySteps(recorded.id());
     }
 
     /**
@@ -272,41 +216,22 @@ public class ProcedureReport {
      * written with an expression ({@code Approve restarting ${slot}}) is shown as the operator saw it: a user task's
      * own name, else the expression's variable as the procedure had it.
      */
-    private List<Map<String, Object>> activitySteps(String pid) {
-        List<HistoricActivityInstance> activities = history.createHistoricActivityInstanceQuery()
-                .processInstanceId(pid)
-                .orderByHistoricActivityInstanceStartTime().asc()
-                .orderPartiallyByOccurrence().asc()
-                .unlimitedList().stream()
-                .filter(a -> STEP_TYPES.contains(a.getActivityType()))
-                .toList();
-        Map<String, String> taskNames = new HashMap<>();
-        history.createHistoricTaskInstanceQuery().processInstanceId(pid).unlimitedList()
-                .forEach(t -> taskNames.put(t.getActivityInstanceId(), t.getName()));
-        Map<String, Object> named = namesIn(pid, activities);
-        List<Map<String, Object>> steps = new ArrayList<>();
+    private List<Reports.ActivityStep> activitySteps(String pid) {
+        List<HistoricActivityInstance> activities = history.steps(pid);
+        Map<String, String> taskNames = history.taskNames(pid);
+        Map<String, Object> named = history.values(pid, namesIn(activities));
+        List<Reports.ActivityStep> steps = new ArrayList<>();
         for (HistoricActivityInstance a : activities) {
             String name = taskNames.getOrDefault(a.getId(), a.getActivityName());
-            Map<String, Object> step = new LinkedHashMap<>();
-            step.put("step", name == null ? a.getActivityId() : resolved(name, named));
-            step.put("activityId", a.getActivityId());
-            step.put("startedAt", instant(a.getStartTime()));
-            step.put("endedAt", instant(a.getEndTime()));
-            if (a.isCanceled()) {
-                step.put("canceled", true);
-            }
-            if (a.getCalledProcessInstanceId() != null) {
-                step.put("calledProcessInstanceId", a.getCalledProcessInstanceId());
-            }
-            steps.add(step);
+            steps.add(new Reports.ActivityStep(name == null ? a.getActivityId() : resolved(name, named), a.getActivityId(),
+                    instant(a.getStartTime()), instant(a.getEndTime()), a.isCanceled() ? Boolean.TRUE : null,
+                    a.getCalledProcessInstanceId()));
         }
         return steps;
     }
 
-    private static final Pattern NAME_EXPRESSION = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
-
-    /** The procedure's own values of the variables the activities' names refer to. */
-    private Map<String, Object> namesIn(String pid, List<HistoricActivityInstance> activities) {
+    /** The variables the activities' names refer to. */
+    private static Set<String> namesIn(List<HistoricActivityInstance> activities) {
         Set<String> wanted = new LinkedHashSet<>();
         for (HistoricActivityInstance a : activities) {
             Matcher m = NAME_EXPRESSION.matcher(Objects.toString(a.getActivityName(), ""));
@@ -314,17 +239,7 @@ public class ProcedureReport {
                 wanted.add(m.group(1));
             }
         }
-        Map<String, Object> values = new HashMap<>();
-        if (wanted.isEmpty()) {
-            return values;
-        }
-        for (HistoricVariableInstance v : history.createHistoricVariableInstanceQuery().processInstanceId(pid)
-                .variableNameIn(wanted.toArray(String[]::new)).unlimitedList()) {
-            if (v.getValue() != null && (pid.equals(v.getExecutionId()) || !values.containsKey(v.getName()))) {
-                values.put(v.getName(), v.getValue());
-            }
-        }
-        return values;
+        return wanted;
     }
 
     private static String resolved(String name, Map<String, Object> values) {
@@ -338,21 +253,18 @@ public class ProcedureReport {
         return out.toString();
     }
 
-    /** Activity types that are steps an operator reads as such; gateways, events and sub-process frames are not. */
-    private static final Set<String> STEP_TYPES = Set.of("serviceTask", "userTask", "callActivity", "scriptTask", "sendTask",
-            "businessRuleTask", "task", "manualTask", "receiveTask");
-
-    /** One row per finished instance step: the stepOutcome each one writes, oldest first. */
-    private List<JsonNode> rolloutSteps(List<HistoricProcessInstance> related, List<HistoricVariableInstance> variables, String pid) {
+    /** One row per finished instance step of the rollout and its rollbacks: the stepOutcome each writes, oldest first. */
+    private List<JsonNode> rolloutSteps(ProcedureHistory.Recorded recorded) {
         Set<String> rollouts = new LinkedHashSet<>();
-        related.stream().filter(p -> RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey())).forEach(p -> rollouts.add(p.getId()));
+        recorded.related().stream().filter(p -> RolloutVariables.PROCESS_KEY.equals(p.getProcessDefinitionKey()))
+                .forEach(p -> rollouts.add(p.getId()));
         List<JsonNode> steps = new ArrayList<>();
-        for (HistoricVariableInstance v : variables) {
+        for (HistoricVariableInstance v : recorded.variables()) {
             if (!RolloutVariables.STEP_OUTCOME.equals(v.getName()) || !rollouts.contains(v.getProcessInstanceId()) || v.getValue() == null) {
                 continue;
             }
             JsonNode step = parsed(v.getValue());
-            if (step instanceof ObjectNode object && !pid.equals(v.getProcessInstanceId())) {
+            if (step instanceof ObjectNode object && !recorded.id().equals(v.getProcessInstanceId())) {
                 object.put("processInstanceId", v.getProcessInstanceId());
             }
             if (step != null) {
@@ -378,26 +290,21 @@ public class ProcedureReport {
         }
     }
 
+    /** Beside requestedBy: who approved it (four-eyes: another user, where the set asks for it). */
+    private static List<Object> approvedBy(List<Reports.Approval> approvals) {
+        return approvals.stream().filter(a -> "approved".equals(a.decision()))
+                .map(Reports.Approval::by).filter(Objects::nonNull).distinct().map(Object.class::cast).toList();
+    }
+
     /** Every user task done in the procedure (approvals and halt decisions): what was decided, by whom, when. */
-    private List<Map<String, Object>> approvals(List<String> relatedIds, List<HistoricVariableInstance> variables) {
-        List<HistoricTaskInstance> done = new ArrayList<>();
-        for (String id : relatedIds) {
-            done.addAll(history.createHistoricTaskInstanceQuery().processInstanceId(id).finished().unlimitedList());
-        }
-        done.sort(Comparator.comparing(HistoricTaskInstance::getEndTime, Comparator.nullsLast(Comparator.naturalOrder())));
-        List<Map<String, Object>> approvals = new ArrayList<>();
-        for (HistoricTaskInstance task : done) {
-            Map<String, Object> approval = new LinkedHashMap<>();
-            approval.put("task", task.getName());
-            approval.put("taskDefinitionKey", task.getTaskDefinitionKey());
-            approval.put("decision", decision(task, variables));
-            approval.put("by", completedBy(task, variables));
-            approval.put("at", instant(task.getEndTime()));
-            taskVariable(task, variables, RolloutVariables.DECISION_COMMENT).ifPresent(comment -> approval.put("comment", comment));
-            if (!relatedIds.isEmpty() && !relatedIds.get(0).equals(task.getProcessInstanceId())) {
-                approval.put("processInstanceId", task.getProcessInstanceId());
-            }
-            approvals.add(approval);
+    private List<Reports.Approval> approvals(ProcedureHistory.Recorded recorded) {
+        List<String> relatedIds = recorded.relatedIds();
+        List<Reports.Approval> approvals = new ArrayList<>();
+        for (HistoricTaskInstance task : history.tasksDone(relatedIds)) {
+            approvals.add(new Reports.Approval(task.getName(), task.getTaskDefinitionKey(), decision(task, recorded.variables()),
+                    completedBy(task, recorded.variables()), instant(task.getEndTime()),
+                    taskVariable(task, recorded.variables(), RolloutVariables.DECISION_COMMENT).orElse(null),
+                    !relatedIds.isEmpty() && !relatedIds.get(0).equals(task.getProcessInstanceId()) ? task.getProcessInstanceId() : null));
         }
         return approvals;
     }
@@ -441,22 +348,13 @@ public class ProcedureReport {
                 .map(Object::toString)
                 .filter(by -> !"unknown".equals(by))
                 .findFirst();
-        if (recorded.isPresent()) {
-            return recorded.get();
-        }
-        return history.createUserOperationLogQuery()
-                .taskId(task.getId())
-                .operationType(UserOperationLogEntry.OPERATION_TYPE_COMPLETE)
-                .unlimitedList().stream()
-                .map(UserOperationLogEntry::getUserId)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .orElse(task.getAssignee());
+        return recorded.or(() -> history.loggedCompletion(task.getId())).orElse(task.getAssignee());
     }
 
-    private List<String> blockers(String pid, List<HistoricProcessInstance> related, boolean paused, boolean pauseRequested, Object stage) {
+    /** What holds a running procedure now: its open tasks, a pause, and the stage each waiting step reports. */
+    private List<String> blockers(ProcedureHistory.Recorded recorded, boolean paused, boolean pauseRequested, Object stage) {
         List<String> blockers = new ArrayList<>();
-        List<String> running = related.stream().filter(p -> p.getEndTime() == null).map(HistoricProcessInstance::getId).toList();
+        List<String> running = recorded.related().stream().filter(p -> p.getEndTime() == null).map(HistoricProcessInstance::getId).toList();
         for (String id : running) {
             for (Task task : tasks.createTaskQuery().processInstanceId(id).unlimitedList()) {
                 blockers.add(taskBlocker(task));
@@ -516,25 +414,7 @@ public class ProcedureReport {
         if (procedure.getEndActivityId() == null) {
             return "completed";
         }
-        return history.createHistoricActivityInstanceQuery()
-                .processInstanceId(procedure.getId())
-                .activityId(procedure.getEndActivityId())
-                .unlimitedList().stream()
-                .map(HistoricActivityInstance::getActivityName)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .orElse(procedure.getEndActivityId());
-    }
-
-    /** A variable of the process instance's own scope (not a local one of a step or task). */
-    private static Object processVariable(List<HistoricVariableInstance> variables, String pid, String name) {
-        return variables.stream()
-                .filter(v -> name.equals(v.getName()) && pid.equals(v.getProcessInstanceId()))
-                .filter(v -> pid.equals(v.getExecutionId()) && v.getTaskId() == null)
-                .map(HistoricVariableInstance::getValue)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .orElse(null);
+        return history.endEventName(procedure);
     }
 
     /** stepOutcome and the override are JSON text; a JSON (Spin) or map value is read as JSON too. */
@@ -549,12 +429,6 @@ public class ProcedureReport {
             return json.readTree(value.toString());
         } catch (JsonProcessingException e) {
             return json.getNodeFactory().textNode(value.toString());
-        }
-    }
-
-    private static void putIfPresent(Map<String, Object> out, String key, Object value) {
-        if (value != null) {
-            out.put(key, value);
         }
     }
 

@@ -187,7 +187,7 @@ class RolloutController {
     }
 
     @GetMapping("/rollouts/{processInstanceId}")
-    Map<String, Object> get(@PathVariable String processInstanceId) {
+    Object get(@PathVariable String processInstanceId) {
         access.requireReadHistory("read rollouts");
         HistoricProcessInstance rollout = engine.rollout(processInstanceId)
                 .orElseThrow(() -> new ApiProblem(HttpStatus.NOT_FOUND, "unknown rollout '" + processInstanceId + "'"));
