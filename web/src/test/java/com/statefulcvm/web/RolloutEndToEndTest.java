@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.fleet.admission.BootMarker;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.ManagementService;
+import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.task.Task;
@@ -55,6 +56,8 @@ class RolloutEndToEndTest {
     HistoryService history;
     @Autowired
     ManagementService management;
+    @Autowired
+    RuntimeService runtime;
 
     private RolloutDriver driver() {
         return new RolloutDriver(http, tasks, history, SET);
@@ -141,15 +144,27 @@ class RolloutEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> "stopped".equals(simulatorCvm(SET + "-0").get("status").asText()));
         long since = lastEventSeq();
         driver().approve(pid);
+        try {
+            holdsThenCompletes(pid, since, compose);
+        } finally {
+            if ("stopped".equals(simulatorCvm(SET + "-0").get("status").asText())) {
+                simulator().start(SET + "-0");
+            }
+            if (runtime.createProcessInstanceQuery().processInstanceId(pid).count() > 0) {
+                runtime.deleteProcessInstance(pid, "test over");
+            }
+        }
+    }
 
+    private void holdsThenCompletes(String pid, long since, String compose) throws Exception {
         Job held = await().atMost(Duration.ofSeconds(90)).until(() -> management.createJobQuery().processInstanceId(pid)
                 .activityId("Task_ApplyPlannedAction").list().stream()
                 .filter(j -> j.getExceptionMessage() != null && j.getExceptionMessage().startsWith("Holding")).findFirst().orElse(null),
                 j -> j != null);
         assertThat(held.getExceptionMessage()).startsWith("Holding: Disruption budget of 'webdemo' spent: taking webdemo-2 down "
                 + "would leave 1 serving, the budget needs 2").contains("webdemo-0 (CVM status stopped");
-        // untouched by the hold: a failure would have set them from the step's R5/PT10S
-        assertThat(held.getRetries()).isEqualTo(3);
+        // the step's R5/PT10S, untouched by the hold: a failure would have used one
+        assertThat(held.getRetries()).isEqualTo(5);
         assertThat(management.createJobQuery().processInstanceId(pid).withException().list())
                 .allSatisfy(j -> assertThat(j.getExceptionMessage()).startsWith("Holding"));
         await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(30)).until(() -> firstUpdateOrder(eventsSince(since)).isEmpty());
