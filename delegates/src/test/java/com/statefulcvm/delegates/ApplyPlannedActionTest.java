@@ -2,7 +2,7 @@ package com.statefulcvm.delegates;
 
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.budget.TakeDownCheck;
+import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.rollout.ApplyPlannedAction;
 import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -20,7 +20,7 @@ import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.effects.Effect;
 import com.statefulcvm.fleet.effects.EffectIntent;
 import com.statefulcvm.fleet.effects.EffectState;
@@ -215,7 +215,7 @@ class ApplyPlannedActionTest {
     @Test
     void aFencedSlotAndAnOperationInProgressCountAsDown() {
         when(fences.fences("webdemo")).thenReturn(java.util.List.of(new com.statefulcvm.fleet.admission.Fence("webdemo", 2, "i",
-                com.statefulcvm.fleet.admission.FencePolicy.values()[0], "attestation failed", java.time.Instant.now(), null)));
+                com.statefulcvm.fleet.FencePolicy.values()[0], "attestation failed", java.time.Instant.now(), null)));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
         assertThatThrownBy(() -> apply.execute(execution)).isInstanceOf(StepHeld.class).hasMessageContaining("webdemo-2 (fenced)");
 

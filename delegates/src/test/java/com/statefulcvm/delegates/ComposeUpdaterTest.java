@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.ComposeFile;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
@@ -101,20 +102,20 @@ class ComposeUpdaterTest {
     @Test
     void a465InARolloutAsksForTheRegistrationOnceThenCommitsEachCvmWithItsTransaction() {
         ProcessInstanceStub rollout = new ProcessInstanceStub();
-        when(execution.getVariable(OnChainRegistrations.ON_CHAIN_STEP)).thenReturn(true);
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_STEP)).thenReturn(true);
         when(execution.getProcessInstance()).thenReturn(rollout.execution);
         when(phala.updateDockerCompose("cvm_abc", NEW)).thenThrow(onChain465());
 
         assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW))
                 .isInstanceOfSatisfying(BpmnError.class, e -> assertThat(e.getErrorCode()).isEqualTo(OnChainRegistrations.ERROR_CODE));
-        assertThat(rollout.variables).containsEntry(OnChainRegistrations.COMPOSE_HASH, "ab".repeat(32))
-                .containsEntry(OnChainRegistrations.CONTRACT, "0x" + "a".repeat(40))
-                .containsEntry(OnChainRegistrations.CONTRACT_CALL, "addComposeHash(0x" + "ab".repeat(32) + ")");
+        assertThat(rollout.variables).containsEntry(RolloutVariables.ON_CHAIN_COMPOSE_HASH, "ab".repeat(32))
+                .containsEntry(RolloutVariables.ON_CHAIN_CONTRACT, "0x" + "a".repeat(40))
+                .containsEntry(RolloutVariables.ON_CHAIN_CONTRACT_CALL, "addComposeHash(0x" + "ab".repeat(32) + ")");
         verify(phala, never()).commitUpdate(any(), any(), any(), any());
 
         // the operator registered it: the rollout holds the transaction hash for that compose hash
-        when(execution.getVariable(OnChainRegistrations.REGISTERED_HASH)).thenReturn("ab".repeat(32));
-        when(execution.getVariable(OnChainRegistrations.TRANSACTION_HASH)).thenReturn("0x" + "cd".repeat(32));
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH)).thenReturn("ab".repeat(32));
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH)).thenReturn("0x" + "cd".repeat(32));
         when(phala.commitUpdate("cvm_abc", "tok", "ab".repeat(32), "0x" + "cd".repeat(32)))
                 .thenReturn(new CommitUpdateResult("corr-9", "in_progress"));
 

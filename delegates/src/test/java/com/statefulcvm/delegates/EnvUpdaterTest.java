@@ -5,7 +5,7 @@ import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.EffectSettings;
 import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.MemoryEffectIntents;
@@ -52,7 +52,7 @@ class EnvUpdaterTest {
         when(execution.getProcessInstanceId()).thenReturn("pid-1");
         when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("00ff");
         when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("DB_PASSWORD");
-        when(execution.getVariable(OnChainRegistrations.ON_CHAIN_STEP)).thenReturn(true);
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_STEP)).thenReturn(true);
         when(execution.getProcessInstance()).thenReturn(rollout.execution);
     }
 
@@ -70,11 +70,11 @@ class EnvUpdaterTest {
 
         assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, ComposeUpdaterTest.cvm("running", false, "services: {}\n")))
                 .isInstanceOfSatisfying(BpmnError.class, e -> assertThat(e.getErrorCode()).isEqualTo(OnChainRegistrations.ERROR_CODE));
-        assertThat(rollout.variables).containsEntry(OnChainRegistrations.COMPOSE_HASH, HASH)
-                .containsEntry(OnChainRegistrations.CONTRACT_CALL, "addComposeHash(0x" + HASH + ")");
+        assertThat(rollout.variables).containsEntry(RolloutVariables.ON_CHAIN_COMPOSE_HASH, HASH)
+                .containsEntry(RolloutVariables.ON_CHAIN_CONTRACT_CALL, "addComposeHash(0x" + HASH + ")");
 
-        when(execution.getVariable(OnChainRegistrations.REGISTERED_HASH)).thenReturn(HASH);
-        when(execution.getVariable(OnChainRegistrations.TRANSACTION_HASH)).thenReturn(TRANSACTION);
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH)).thenReturn(HASH);
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH)).thenReturn(TRANSACTION);
         EnvUpdate committed = first.withOnChainCommit(HASH, TRANSACTION);
         when(phala.updateEnvs("cvm_abc", committed)).thenReturn(new UpdateResult("in_progress", "accepted", "corr-7", null));
 

@@ -1,6 +1,5 @@
 package com.statefulcvm.fleet;
 
-import com.statefulcvm.fleet.admission.FencePolicy;
 
 import java.util.ArrayList;
 import java.util.List;

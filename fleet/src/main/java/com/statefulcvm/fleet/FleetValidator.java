@@ -114,7 +114,7 @@ public class FleetValidator {
         }
         validateAttestation(set.getAttestation(), p);
         validateHooks(set, p);
-        com.statefulcvm.fleet.healing.AutoHealing.problems(set.getAutoHealing(), set.getReplicas()).forEach(p::add);
+        com.statefulcvm.fleet.AutoHealing.problems(set.getAutoHealing(), set.getReplicas()).forEach(p::add);
         com.statefulcvm.fleet.failover.Failover.problems(set.getFailover()).forEach(p::add);
         com.statefulcvm.fleet.scaling.Scaling.problems(set.getScaling(), set.getReplicas(), MAX_REPLICAS).forEach(p::add);
         com.statefulcvm.fleet.lightsout.LightsOut.problems(set.getLightsOut()).forEach(p::add);
@@ -285,7 +285,7 @@ public class FleetValidator {
     }
 
     /** {@link #validateUpdatePolicy} for callers without a validator (a per-rollout override, the planner). */
-    static List<String> updatePolicyProblems(UpdatePolicy policy, int replicas) {
+    public static List<String> updatePolicyProblems(UpdatePolicy policy, int replicas) {
         List<String> problems = new ArrayList<>();
         Problems p = new Problems(problems, null);
         if (policy == null) {

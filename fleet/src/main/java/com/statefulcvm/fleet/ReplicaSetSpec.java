@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.statefulcvm.fleet.failover.Failover;
-import com.statefulcvm.fleet.healing.AutoHealing;
 import com.statefulcvm.fleet.hooks.Hooks;
 import com.statefulcvm.fleet.lightsout.LightsOut;
 import com.statefulcvm.fleet.scaling.Scaling;

@@ -1,7 +1,7 @@
 package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.web.security.Roles;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -2,7 +2,7 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;

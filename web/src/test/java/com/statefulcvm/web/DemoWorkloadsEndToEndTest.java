@@ -7,7 +7,7 @@ import com.statefulcvm.connectors.workload.consul.ConsulRaftServer;
 import com.statefulcvm.connectors.workload.patroni.PatroniClient;
 import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
 import com.statefulcvm.connectors.workload.patroni.PatroniMember;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;

@@ -2,9 +2,9 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.sun.net.httpserver.HttpServer;
 import org.camunda.bpm.engine.HistoryService;

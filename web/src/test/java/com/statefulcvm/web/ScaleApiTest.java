@@ -2,7 +2,7 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.RuntimeService;

@@ -2,11 +2,11 @@ package com.statefulcvm.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.delegates.failover.FailoverVariables;
-import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.web.api.ProcedureStartRefused;
 import com.statefulcvm.web.api.ProcedureStarts;
 import org.camunda.bpm.engine.FormService;

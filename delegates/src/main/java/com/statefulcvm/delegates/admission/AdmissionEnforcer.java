@@ -5,7 +5,7 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.AdmissionCheck;
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 
 import java.time.Instant;
 import java.util.Map;

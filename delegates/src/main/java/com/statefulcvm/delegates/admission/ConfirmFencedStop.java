@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.admission;
 
+import com.statefulcvm.delegates.procedure.AttestationVariables;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.SlotReader;
@@ -8,8 +9,7 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
 
-import static com.statefulcvm.delegates.admission.FenceInstance.FENCE_HOLDS;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * attest-instance.bpmn, under on-failure STOP: "Check the fenced CVM has stopped": polled until Phala shows the fenced
@@ -32,7 +32,7 @@ public class ConfirmFencedStop implements JavaDelegate {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
         boolean holds = FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, slots.find(spec, slot));
-        execution.setVariable(FENCE_HOLDS, holds);
+        execution.setVariable(AttestationVariables.FENCE_HOLDS, holds);
         execution.setVariable(STAGE, holds ? slot + " is fenced and its CVM is stopped"
                 : slot + " is fenced; its CVM is not stopped yet: the stop is asked again");
     }

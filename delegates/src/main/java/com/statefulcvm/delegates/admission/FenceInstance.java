@@ -1,5 +1,7 @@
 package com.statefulcvm.delegates.admission;
 
+import com.statefulcvm.delegates.procedure.AttestationVariables;
+import com.statefulcvm.delegates.procedure.FenceOverride;
 import com.statefulcvm.delegates.attestation.AttestInstance;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectScope;
@@ -10,7 +12,7 @@ import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -22,11 +24,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_TIMEOUT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_DEFAULT_RESULT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_TIMEOUT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE;
 
 /**
  * "Fence the instance: keep it out of the workload" (attest-instance.bpmn, after a failed attestation, whichever
@@ -43,9 +45,6 @@ public class FenceInstance implements JavaDelegate {
 
     private static final Logger log = LoggerFactory.getLogger(FenceInstance.class);
 
-    public static final String FENCE_ACTION = "fenceAction";
-    /** Under STOP: true once Phala shows the fenced CVM stopped (or gone); until then the stop is asked again. */
-    public static final String FENCE_HOLDS = "fenceHolds";
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
@@ -72,18 +71,18 @@ public class FenceInstance implements JavaDelegate {
         String slot = slots.slot(execution);
         FencePolicy policy = spec.getAttestation().getOnFailure();
         Optional<CvmInfo> cvm = slots.find(spec, slot);
-        String reason = String.valueOf(execution.getVariable("attestationReason"));
+        String reason = String.valueOf(execution.getVariable(AttestationVariables.ATTESTATION_REASON));
         int ordinal = replicaSets.ordinalOf(spec, slot);
         Optional<Fence> standing = fences.fence(spec.getName(), ordinal);
         // a slot refused because it is fenced already keeps the fence (and the reason) it has
-        Fence fence = standing.filter(f -> AttestInstance.FENCED.equals(execution.getVariable("attestationCode")))
+        Fence fence = standing.filter(f -> AttestInstance.FENCED.equals(execution.getVariable(AttestationVariables.ATTESTATION_CODE)))
                 .orElseGet(() -> new Fence(spec.getName(), ordinal, cvm.map(CvmInfo::instanceId).orElse(null), policy, reason,
                         clock.instant(), procedureOf(execution)));
         // committed in its own transaction (the registry's), before any call to Phala: a stop that is not taken, or a
         // job that is rolled back, still leaves the slot fenced, and the monitor keeps it out
         fences.save(fence);
         observer.recordCondition(spec, slot, fence.condition());
-        execution.setVariable(FENCE_ACTION, policy.name());
+        execution.setVariable(AttestationVariables.FENCE_ACTION, policy.name());
         if (policy == FencePolicy.DRAIN) {
             execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());
             execution.setVariable(HOOK_TIMEOUT, Duration.ofSeconds(spec.getHooks().getTimeoutSeconds()).toString());
@@ -93,13 +92,13 @@ public class FenceInstance implements JavaDelegate {
             return;
         }
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
-        execution.setVariable(FENCE_HOLDS, FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, cvm));
+        execution.setVariable(AttestationVariables.FENCE_HOLDS, FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, cvm));
         log.warn("{} fenced: attestation failed ({}); its CVM is stopped", slot, reason);
     }
 
     /** Which procedure fenced the slot, for the record: its definition key and instance id. */
     private static String procedureOf(DelegateExecution execution) {
-        Object caller = execution.getVariable("fencedBy");
+        Object caller = execution.getVariable(AttestationVariables.FENCED_BY);
         if (caller != null) {
             return String.valueOf(caller);
         }

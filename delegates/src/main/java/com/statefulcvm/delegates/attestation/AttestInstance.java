@@ -1,5 +1,7 @@
 package com.statefulcvm.delegates.attestation;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.AttestationVariables;
 import com.statefulcvm.connectors.attestation.AttestationVerifier;
 import com.statefulcvm.connectors.attestation.Check;
 import com.statefulcvm.connectors.attestation.Evidence;
@@ -12,13 +14,13 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.SlotStep;
-import com.statefulcvm.fleet.AdmissionDecision;
-import com.statefulcvm.fleet.AdmissionPolicy;
-import com.statefulcvm.fleet.AdmissionRequest;
+import com.statefulcvm.fleet.admission.AdmissionDecision;
+import com.statefulcvm.fleet.admission.AdmissionPolicy;
+import com.statefulcvm.fleet.admission.AdmissionRequest;
 import com.statefulcvm.fleet.AttestationSpec;
-import com.statefulcvm.fleet.AttestedIdentity;
-import com.statefulcvm.fleet.NonceBinding;
-import com.statefulcvm.delegates.admission.FenceOverride;
+import com.statefulcvm.fleet.admission.AttestedIdentity;
+import com.statefulcvm.fleet.admission.NonceBinding;
+import com.statefulcvm.delegates.procedure.FenceOverride;
 import com.statefulcvm.fleet.admission.AdmittedIdentities;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
@@ -136,7 +138,7 @@ public class AttestInstance implements JavaDelegate {
      * slot (the operator vouches for the instance it runs).
      */
     private String boundInstanceId(DelegateExecution execution, String set, int ordinal, String liftedBy) {
-        String requested = (String) execution.getVariable("boundInstanceId");
+        String requested = (String) execution.getVariable(ProcedureVariables.BOUND_INSTANCE_ID);
         if (requested == null || liftedBy != null) {
             return requested;
         }
@@ -162,15 +164,15 @@ public class AttestInstance implements JavaDelegate {
 
     /** @param liftedBy who lifts the slot's fence with this admission (a readmit, the lights-out override); null: none stands */
     private void record(DelegateExecution execution, SlotStep step, AdmissionDecision decision, String checks, String liftedBy) {
-        execution.setVariable("attested", decision.admitted());
-        execution.setVariable("attestationCode", decision.code());
-        execution.setVariable("attestationReason", decision.summary());
-        execution.setVariable("attestationChecks", checks);
+        execution.setVariable(ProcedureVariables.ATTESTED, decision.admitted());
+        execution.setVariable(AttestationVariables.ATTESTATION_CODE, decision.code());
+        execution.setVariable(AttestationVariables.ATTESTATION_REASON, decision.summary());
+        execution.setVariable(AttestationVariables.ATTESTATION_CHECKS, checks);
         observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
         if (decision.admitted()) {
             if (liftedBy != null) {
                 fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
-                execution.setVariable("fenceLiftedBy", liftedBy);
+                execution.setVariable(AttestationVariables.FENCE_LIFTED_BY, liftedBy);
                 log.warn("{} admitted after attestation: its fence is lifted by {}", step.slot(), liftedBy);
             }
             log.info("{} admitted after attestation", step.slot());

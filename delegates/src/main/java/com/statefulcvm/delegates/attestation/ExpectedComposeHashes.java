@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.attestation;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,7 +32,6 @@ import java.util.Set;
 @Component
 public class ExpectedComposeHashes {
 
-    static final String TARGET_COMPOSE = "targetCompose";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PhalaCloudClient phala;
@@ -82,7 +82,7 @@ public class ExpectedComposeHashes {
                 .ifPresent(r -> intended.putIfAbsent("revision " + r.number() + " (update)", r.dockerCompose()));
         for (DelegateExecution level = execution.getProcessInstance(); level != null;
              level = level.getSuperExecution() == null ? null : level.getSuperExecution().getProcessInstance()) {
-            Object target = level.getVariable(TARGET_COMPOSE);
+            Object target = level.getVariable(ProcedureVariables.TARGET_COMPOSE);
             if (target instanceof String text && !text.isBlank() && !intended.containsValue(text)) {
                 intended.put("the target of " + level.getProcessInstanceId(), text);
             }

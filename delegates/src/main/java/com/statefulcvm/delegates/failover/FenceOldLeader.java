@@ -15,8 +15,8 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.failover.FailoverVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.FailoverVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Fence the old leader: stop its CVM". A leader that lost its Patroni may still run PostgreSQL, or come back with it:

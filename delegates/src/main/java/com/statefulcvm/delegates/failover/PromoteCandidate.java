@@ -19,8 +19,8 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.failover.FailoverVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.FailoverVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Promote the candidate": Patroni's {@code POST /failover {"candidate"}}, sent to the candidate itself. Patroni

@@ -12,9 +12,9 @@ import org.springframework.stereotype.Component;
 
 import java.util.Objects;
 
-import static com.statefulcvm.delegates.failover.FailoverVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.OUTCOME;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.FailoverVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.OUTCOME;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Record the outcome": {@code outcome} in words, and on the old leader's instance a registry condition saying it

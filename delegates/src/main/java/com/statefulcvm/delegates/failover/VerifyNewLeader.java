@@ -9,8 +9,8 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.failover.FailoverVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.FailoverVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Verify the new leader": the candidate holds the leader lock in Patroni's {@code /cluster}, runs, and says so

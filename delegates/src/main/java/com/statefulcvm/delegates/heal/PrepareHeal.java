@@ -1,7 +1,7 @@
 package com.statefulcvm.delegates.heal;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.support.ComposeValue;
+import com.statefulcvm.delegates.procedure.ComposeValue;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.delegates.support.SlotReader;
@@ -10,7 +10,7 @@ import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.healing.ReplacementRevision;
 import com.statefulcvm.fleet.healing.SlotHealth;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
@@ -28,17 +28,17 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import static com.statefulcvm.delegates.heal.HealVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ALLOWED_COMPOSE_HASHES;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.BOUND_INSTANCE_IDS;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HEALTH_PROBE_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_TIMEOUT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
+import static com.statefulcvm.delegates.procedure.HealVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.ALLOWED_COMPOSE_HASHES;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.BOUND_INSTANCE_IDS;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HEALTH_PROBE_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_DEFAULT_RESULT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_TIMEOUT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_COMPOSE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE;
 
 /**
  * "Prepare the heal": looks at the slot once and sets what the diagram's gates and the shared steps read. The heal

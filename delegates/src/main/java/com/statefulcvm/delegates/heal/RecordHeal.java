@@ -17,9 +17,9 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.heal.HealVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.OUTCOME;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.HealVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.OUTCOME;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Record what happened and why": the outcome in words in the process ({@code outcome}, {@code healResult}) and on

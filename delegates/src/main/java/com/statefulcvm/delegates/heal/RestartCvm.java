@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.heal;
 
+import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectOutcome;
 import com.statefulcvm.delegates.support.EffectScope;
@@ -18,7 +19,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Restart the CVM": the same CVM again, its disk and instance_id kept. A running CVM is restarted, a stopped or

@@ -1,12 +1,14 @@
 package com.statefulcvm.delegates.heal;
 
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.delegates.support.SlotReader;
 import org.camunda.bpm.engine.delegate.BpmnError;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Is a rollout working on the slot now?": a heal never acts on a CVM that a rollout has taken over since the heal

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.workload.consul.ConsulAutopilotHealth;
 import com.statefulcvm.connectors.workload.consul.ConsulClient;
 import com.statefulcvm.connectors.workload.consul.ConsulRaftServer;
@@ -13,7 +14,7 @@ public class CheckConsulFailureTolerance extends HookStep {
 
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
-        execution.setVariable("isLeader", false);
+        execution.setVariable(HookVariables.IS_LEADER, false);
         if (context.cvm().isEmpty()) {
             return Answer.ready(context.slot() + " has no CVM; nothing to drain");
         }
@@ -21,7 +22,7 @@ public class CheckConsulFailureTolerance extends HookStep {
         boolean leads = consul.raftConfiguration().byNode(context.member()).map(ConsulRaftServer::leader).orElse(false);
         ConsulAutopilotHealth health = consul.autopilotHealth();
         QuorumBudget.Verdict verdict = QuorumBudget.consul(health.failureTolerance(), health.healthy());
-        execution.setVariable("isLeader", leads);
+        execution.setVariable(HookVariables.IS_LEADER, leads);
         return new Answer(verdict.allowed(), "consul: " + verdict.reason());
     }
 }

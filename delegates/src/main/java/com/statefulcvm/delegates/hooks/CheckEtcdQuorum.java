@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.fleet.hooks.QuorumBudget;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
@@ -10,7 +11,7 @@ public class CheckEtcdQuorum extends HookStep {
 
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
-        execution.setVariable("isLeader", false);
+        execution.setVariable(HookVariables.IS_LEADER, false);
         if (context.cvm().isEmpty()) {
             return Answer.ready(context.slot() + " has no CVM; nothing to drain");
         }
@@ -19,7 +20,7 @@ public class CheckEtcdQuorum extends HookStep {
             return Answer.ready(context.member() + " is not a member of the etcd cluster; nothing to drain");
         }
         QuorumBudget.Verdict verdict = QuorumBudget.raft(view.members().voters().size(), view.healthyVoters().size(), view.self() != null);
-        execution.setVariable("isLeader", view.self() != null && view.self().isLeader());
+        execution.setVariable(HookVariables.IS_LEADER, view.self() != null && view.self().isLeader());
         return new Answer(verdict.allowed(), "etcd: " + verdict.reason());
     }
 }

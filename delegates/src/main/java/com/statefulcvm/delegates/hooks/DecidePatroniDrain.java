@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
 import com.statefulcvm.fleet.hooks.PatroniDrain;
 import com.statefulcvm.fleet.hooks.PatroniMember;
@@ -14,8 +15,9 @@ import java.util.Set;
  * asks the member's own Patroni REST API, so a member whose CVM is not running (it crashed) is not asked: it serves
  * nothing and leads nothing any more (Patroni's leader key lapses with its TTL), so there is nothing to drain, and the
  * rollout goes on to its own step on the slot. Asking it would never be answered, and the rollout would hold the
- * crashed slot, away from the health monitor's heal, until the operator aborted it (chaos seed 4). A member that runs but does not answer is waited for (the decision is
- * WAIT until it answers, for the diagram's gateway), within the hook's timeout.
+ * crashed slot, away from the health monitor's heal, until the operator aborted it (chaos seed 4). A member that runs
+ * but does not answer is waited for (the decision is WAIT until it answers, for the diagram's gateway), within the
+ * hook's timeout.
  */
 @Component("decidePatroniDrain")
 public class DecidePatroniDrain extends HookStep {
@@ -23,17 +25,17 @@ public class DecidePatroniDrain extends HookStep {
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
         if (context.cvm().isEmpty()) {
-            execution.setVariable("drainDecision", PatroniDrain.Kind.NOT_A_MEMBER.name());
+            execution.setVariable(HookVariables.DRAIN_DECISION, PatroniDrain.Kind.NOT_A_MEMBER.name());
             return Answer.ready(context.slot() + " has no CVM; nothing to drain");
         }
         if (!context.self().isRunning()) {
-            execution.setVariable("drainDecision", PatroniDrain.Kind.NOT_A_MEMBER.name());
+            execution.setVariable(HookVariables.DRAIN_DECISION, PatroniDrain.Kind.NOT_A_MEMBER.name());
             return Answer.ready(context.slot() + "'s CVM is " + context.self().status() + "; nothing to drain");
         }
-        execution.setVariable("drainDecision", PatroniDrain.Kind.WAIT.name());
+        execution.setVariable(HookVariables.DRAIN_DECISION, PatroniDrain.Kind.WAIT.name());
         PatroniDrain.Decision decision = decide(context);
-        execution.setVariable("drainDecision", decision.kind().name());
-        execution.setVariable("switchoverCandidate", decision.candidate());
+        execution.setVariable(HookVariables.DRAIN_DECISION, decision.kind().name());
+        execution.setVariable(HookVariables.SWITCHOVER_CANDIDATE, decision.candidate());
         return new Answer(decision.kind() != PatroniDrain.Kind.WAIT, decision.reason());
     }
 

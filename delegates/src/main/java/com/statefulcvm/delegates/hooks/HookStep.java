@@ -1,5 +1,7 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.workload.WorkloadApiException;
@@ -48,7 +50,7 @@ public abstract class HookStep implements JavaDelegate {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
         HookContext context = new HookContext(spec, slot, slots.find(spec, slot), phala.listAppCvms(replicaSets.appId(spec)),
-                (String) execution.getVariable("targetCompose"), urls);
+                (String) execution.getVariable(ProcedureVariables.TARGET_COMPOSE), urls);
         Answer answer;
         try {
             answer = run(context, execution);
@@ -58,8 +60,8 @@ public abstract class HookStep implements JavaDelegate {
             }
             answer = Answer.notYet("waiting: " + e.getMessage());
         }
-        execution.setVariable("hookReady", answer.ready());
-        execution.setVariable("stage", answer.stage());
+        execution.setVariable(HookVariables.HOOK_READY, answer.ready());
+        execution.setVariable(ProcedureVariables.STAGE, answer.stage());
         showToCallers(execution, answer.stage());
     }
 
@@ -73,10 +75,10 @@ public abstract class HookStep implements JavaDelegate {
         if (runHook == null) {
             return;
         }
-        runHook.setVariable("hookStage", stage);
+        runHook.setVariable(HookVariables.HOOK_STAGE, stage);
         DelegateExecution caller = runHook.getProcessInstance().getSuperExecution();
         if (caller != null) {
-            caller.setVariable("stage", runHook.getVariable("hook") + " of " + execution.getVariable("slot") + ": " + stage);
+            caller.setVariable(ProcedureVariables.STAGE, runHook.getVariable(HookVariables.HOOK) + " of " + execution.getVariable(ProcedureVariables.SLOT) + ": " + stage);
         }
     }
 }

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.workload.WorkloadApiException;
 import com.statefulcvm.connectors.workload.consul.ConsulClient;
@@ -18,7 +19,6 @@ import java.util.Optional;
 @Component("leaveConsul")
 public class LeaveConsul extends HookStep {
 
-    static final String LEAVE_SENT = "consulLeaveSent";
 
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
@@ -29,9 +29,9 @@ public class LeaveConsul extends HookStep {
         if (raft.get().byNode(context.member()).isEmpty()) {
             return Answer.ready(context.member() + " is not in the raft configuration (any more)");
         }
-        if (!Boolean.TRUE.equals(execution.getVariable(LEAVE_SENT)) && context.cvm().filter(CvmInfo::isRunning).isPresent()) {
+        if (!Boolean.TRUE.equals(execution.getVariable(HookVariables.CONSUL_LEAVE_SENT)) && context.cvm().filter(CvmInfo::isRunning).isPresent()) {
             context.consul().leave();
-            execution.setVariable(LEAVE_SENT, true);
+            execution.setVariable(HookVariables.CONSUL_LEAVE_SENT, true);
             return Answer.notYet(context.member() + " asked to leave; waiting for the raft configuration to drop it");
         }
         return Answer.notYet("waiting for the raft configuration to drop " + context.member());

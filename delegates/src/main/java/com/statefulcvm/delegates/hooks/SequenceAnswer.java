@@ -1,13 +1,11 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 
 /** What a sequence-&lt;type&gt; step answers: the number and what it is, in the variables lights-out-recovery reads. */
 final class SequenceAnswer {
 
-    static final String SEQUENCE_NUMBER = "sequenceNumber";
-    static final String SEQUENCE_SOURCE = "sequenceSource";
-    static final String SEQUENCE_GENERATION = "sequenceGeneration";
 
     private SequenceAnswer() {
     }
@@ -18,9 +16,9 @@ final class SequenceAnswer {
 
     /** @param generation the generation of history the number belongs to (PostgreSQL's timeline), null where none */
     static HookStep.Answer of(DelegateExecution execution, Long generation, long number, String source) {
-        execution.setVariable(SEQUENCE_NUMBER, number);
-        execution.setVariable(SEQUENCE_SOURCE, source);
-        execution.setVariable(SEQUENCE_GENERATION, generation);
+        execution.setVariable(LightsOutVariables.SEQUENCE_NUMBER, number);
+        execution.setVariable(LightsOutVariables.SEQUENCE_SOURCE, source);
+        execution.setVariable(LightsOutVariables.SEQUENCE_GENERATION, generation);
         return HookStep.Answer.ready("sequence number " + (generation == null ? "" : "(timeline " + generation + ") ") + number
                 + " (" + source + ")");
     }

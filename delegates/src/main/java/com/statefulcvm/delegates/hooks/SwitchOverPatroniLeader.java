@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.workload.patroni.PatroniActionResult;
 import com.statefulcvm.connectors.workload.patroni.PatroniClient;
 import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
@@ -26,7 +27,7 @@ public class SwitchOverPatroniLeader extends HookStep {
         if (!context.member().equals(leader)) {
             return Answer.ready(context.member() + " no longer leads (leader: " + leader + "); no switchover sent");
         }
-        String candidate = (String) execution.getVariable("switchoverCandidate");
+        String candidate = (String) execution.getVariable(HookVariables.SWITCHOVER_CANDIDATE);
         PatroniActionResult result = patroni.withTimeout(PatroniClient.SWITCHOVER_TIMEOUT).switchover(context.member(), candidate);
         log.info("Patroni switchover {} -> {} for {}: {}", context.member(), candidate, context.spec().getName(), result);
         return Answer.ready("switchover from " + context.member() + " to " + candidate + " accepted: " + result);

@@ -12,8 +12,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.LightsOutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Choose the seed": the replica with the most recent data ({@link SequenceNumbers}: the largest (generation, number),

@@ -1,6 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
-import com.statefulcvm.delegates.budget.OutageGuard;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.InstanceRecord;
@@ -28,16 +28,16 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
 
-import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ALLOWED_COMPOSE_HASHES;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HEALTH_PROBE_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_TIMEOUT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.WAVE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
+import static com.statefulcvm.delegates.procedure.LightsOutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.ALLOWED_COMPOSE_HASHES;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HEALTH_PROBE_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_DEFAULT_RESULT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_TIMEOUT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.WAVE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE;
 
 /**
  * "Plan the recovery": checks the request again (it may come from Tasklist or the engine's REST API) and sets what the
@@ -111,13 +111,13 @@ public class PlanLightsOut implements JavaDelegate {
         execution.setVariable(FENCED_SLOTS, override ? new LinkedHashMap<String, String>() : fenced);
         execution.setVariable(READMIT_FENCED, override);
         if (override && !fenced.isEmpty()) {
-            execution.setVariable("fencesOverridden", new LinkedHashMap<>(fenced));
+            execution.setVariable(LightsOutVariables.FENCES_OVERRIDDEN, new LinkedHashMap<>(fenced));
         }
         execution.setVariable(WAVE, new ArrayList<>(every));
         execution.setVariable(KNOWN_INSTANCE_IDS, known);
         // a recovery the health monitor proposed for an outage is always an operator's decision
         execution.setVariable(APPROVAL_REQUIRED, spec.getLightsOut().isApproval()
-                || OutageGuard.TRIGGER_OUTAGE.equals(execution.getVariable(OutageGuard.LIGHTS_OUT_TRIGGER)));
+                || LightsOutVariables.TRIGGER_OUTAGE.equals(execution.getVariable(LightsOutVariables.LIGHTS_OUT_TRIGGER)));
         execution.setVariable(SEQUENCE_TIMEOUT, Duration.ofSeconds(spec.getLightsOut().getSequenceTimeoutSeconds()).toString());
         execution.setVariable(SEED_TIMEOUT, Duration.ofSeconds(spec.getLightsOut().getSeedTimeoutSeconds()).toString());
         execution.setVariable(SEQUENCE_NUMBERS, new LinkedHashMap<String, Long>());

@@ -1,14 +1,17 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.AttestationVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
 
 import java.util.Map;
 
-import static com.statefulcvm.delegates.lightsout.LightsOutVariables.FOLLOWERS_NOT_JOINED;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.SLOT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.LightsOutVariables.FOLLOWERS_NOT_JOINED;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.SLOT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Report that the follower did not join": a follower that did not run, pass attestation (a CVM whose disk is gone
@@ -22,8 +25,8 @@ public class RecordFollowerNotJoined implements JavaDelegate {
     @Override
     public void execute(DelegateExecution execution) {
         String slot = (String) execution.getVariable(SLOT);
-        Object attested = execution.getVariable("attested");
-        Object reason = execution.getVariable("attestationReason");
+        Object attested = execution.getVariable(ProcedureVariables.ATTESTED);
+        Object reason = execution.getVariable(AttestationVariables.ATTESTATION_REASON);
         String why = Boolean.FALSE.equals(attested) && reason != null
                 ? "not admitted: " + reason
                 : "did not join within " + execution.getVariable(LightsOutVariables.SEED_TIMEOUT) + "; last: " + execution.getVariable(STAGE);

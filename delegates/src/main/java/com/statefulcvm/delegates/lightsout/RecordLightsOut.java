@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.slf4j.Logger;
@@ -8,8 +9,8 @@ import org.springframework.stereotype.Component;
 
 import java.util.Map;
 
-import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.LightsOutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Record the outcome": {@code lightsOutResult} (set by the end the procedure took, through the input of this step) and
@@ -45,7 +46,7 @@ public class RecordLightsOut implements JavaDelegate {
         if (!fenced.isEmpty()) {
             outcome += "; fenced slots left alone (readmit them): " + String.join(", ", fenced.keySet());
         }
-        if (execution.getVariable("fencesOverridden") instanceof Map<?, ?> overridden && !overridden.isEmpty()) {
+        if (execution.getVariable(LightsOutVariables.FENCES_OVERRIDDEN) instanceof Map<?, ?> overridden && !overridden.isEmpty()) {
             outcome += "; fenced slots included by " + execution.getVariable(REQUESTED_BY) + "'s override (readmitFenced): "
                     + overridden.keySet();
         }

@@ -7,9 +7,9 @@ import org.springframework.stereotype.Component;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.SLOT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.LightsOutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.SLOT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Record the replica's answer": the number its sequence-&lt;type&gt; procedure returned, or why there is none (the

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
 
-import static com.statefulcvm.delegates.lightsout.LightsOutVariables.*;
+import static com.statefulcvm.delegates.procedure.LightsOutVariables.*;
 
 /**
  * The operator's decision on the seed (form approve-lights-out): {@code approved} true or false, and when approved a

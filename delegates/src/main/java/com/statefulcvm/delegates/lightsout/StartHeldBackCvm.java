@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.PhalaEffects;
@@ -16,8 +17,8 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_RUNNING;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_RUNNING;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Start the CVM with its workload held back": a stopped CVM of the slot is started again, on its own disk and
@@ -31,7 +32,6 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 @Component("startHeldBackCvm")
 public class StartHeldBackCvm implements JavaDelegate {
 
-    static final String CVM_MISSING = "cvmMissing";
 
     private final SlotReader slots;
     private final PhalaEffects effects;
@@ -56,7 +56,7 @@ public class StartHeldBackCvm implements JavaDelegate {
         if (fence.isPresent() && !Boolean.TRUE.equals(execution.getVariable(LightsOutVariables.READMIT_FENCED))) {
             // the plan leaves fenced slots out; one fenced since is not started either
             stage = slot + " is " + fence.get().summary() + ": not started (no readmitFenced override)";
-            execution.setVariable(CVM_MISSING, true);
+            execution.setVariable(LightsOutVariables.CVM_MISSING, true);
             execution.setVariable(CVM_RUNNING, false);
             execution.setVariable(STAGE, stage);
             return;
@@ -76,7 +76,7 @@ public class StartHeldBackCvm implements JavaDelegate {
             }
             conditions.set(spec, slot, ConditionType.Running, running, "lights-out recovery: " + stage);
         }
-        execution.setVariable(CVM_MISSING, found.isEmpty());
+        execution.setVariable(LightsOutVariables.CVM_MISSING, found.isEmpty());
         execution.setVariable(CVM_RUNNING, running);
         execution.setVariable(STAGE, stage);
     }

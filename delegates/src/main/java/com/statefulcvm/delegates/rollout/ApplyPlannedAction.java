@@ -1,7 +1,6 @@
 package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.budget.TakeDownCheck;
 import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.EffectOutcome;
 import com.statefulcvm.delegates.support.EffectScope;
@@ -13,11 +12,12 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -26,7 +26,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Apply the planned action": asks Phala for what the plan says this slot needs: a compose update, an env update

@@ -14,7 +14,7 @@ import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -22,8 +22,8 @@ import org.springframework.stereotype.Component;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_RUNNING;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_RUNNING;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Check the CVM is running and settled": ready means running, no operation in progress, and the target compose in

@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.*;
 
 /**
  * "Approve the leader's step", on create: puts on the task what the approver decides on: the leader, the instance steps

@@ -1,18 +1,20 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.delegates.support.ComposeValue;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.AutomaticRollback;
+import com.statefulcvm.delegates.procedure.ComposeValue;
 import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.ComposeText;
-import com.statefulcvm.fleet.InstanceSnapshot;
+import com.statefulcvm.fleet.rollout.InstanceSnapshot;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
-import com.statefulcvm.fleet.RolloutPlan;
-import com.statefulcvm.fleet.RolloutPlanner;
+import com.statefulcvm.fleet.rollout.RolloutPlan;
+import com.statefulcvm.fleet.rollout.RolloutPlanner;
 import com.statefulcvm.fleet.UpdatePolicy;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -28,7 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.*;
 
 /**
  * "Plan the rollout": observes the set, asks the planner for waves, records the target as the set's update revision,
@@ -70,7 +72,7 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(COMPOSE_DIFF, forDisplay(ComposeText.diff(currentCompose(plan, snapshots), target)
                         + (envKeys.isEmpty() ? "" : "\n" + RolloutPlanner.envChange(envKeys) + " (values encrypted, not shown)\n"),
                 "the whole compose: GET /api/replica-sets/" + spec.getName() + "/revisions"));
-        execution.setVariable("planRefused", plan.refused());
+        execution.setVariable(RolloutVariables.PLAN_REFUSED, plan.refused());
         if (plan.refused()) {
             String refusal = "refused: " + String.join("; ", plan.refusals());
             execution.setVariable(OUTCOME, refusal);
@@ -107,7 +109,7 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(PAUSE_REQUESTED, false);
         execution.setVariable(UPDATE_REVISION, update.number());
         execution.setVariable(LAST_GOOD_REVISION, lastGood.map(Revision::number).orElse(null));
-        execution.setVariable("lastGoodCompose", ComposeValue.of(lastGood.map(Revision::dockerCompose).orElseGet(() -> firstOtherCompose(snapshots, target))));
+        execution.setVariable(RolloutVariables.LAST_GOOD_COMPOSE, ComposeValue.of(lastGood.map(Revision::dockerCompose).orElseGet(() -> firstOtherCompose(snapshots, target))));
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(CVM_WAIT_FALLBACK, settings.cvmWaitFallbackIso());
         execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());

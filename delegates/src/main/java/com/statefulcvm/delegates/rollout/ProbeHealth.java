@@ -20,7 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.*;
 
 /** "Probe the instance's health": one probe, fed to the health gate whose state lives in the slot's variables. */
 @Component("probeHealth")

@@ -19,7 +19,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.*;
 
 /**
  * "Record the instance as updated": the registry takes the new compose hash, the revision learns Phala's hash, the

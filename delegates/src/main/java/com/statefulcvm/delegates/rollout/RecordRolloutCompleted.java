@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.*;
 
 /**
  * "Record the rollout complete": the update revision becomes the set's current revision once every slot runs it. A

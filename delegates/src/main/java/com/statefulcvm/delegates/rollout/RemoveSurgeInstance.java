@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.rollout;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.SlotConditions;
@@ -14,7 +15,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 
 /**
  * "Remove the surge instance": deletes the temporary CVM and, once Phala no longer lists it, forgets its slot.
@@ -23,7 +24,6 @@ import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
 @Component("removeSurgeInstance")
 public class RemoveSurgeInstance implements JavaDelegate {
 
-    static final String SURGE_REMOVED = "surgeRemoved";
 
     private final SlotReader slots;
     private final SlotProvisioner provisioner;
@@ -52,11 +52,11 @@ public class RemoveSurgeInstance implements JavaDelegate {
         if (cvm.isEmpty()) {
             registry.forget(spec.getName(), ordinal);
             conditions.forget(spec, slot);
-            execution.setVariable(SURGE_REMOVED, true);
+            execution.setVariable(RolloutVariables.SURGE_REMOVED, true);
             execution.setVariable(STAGE, "surge instance " + slot + " removed");
             return;
         }
-        execution.setVariable(SURGE_REMOVED, false);
+        execution.setVariable(RolloutVariables.SURGE_REMOVED, false);
         execution.setVariable(STAGE, provisioner.ensureDeleteRequested(EffectScope.of(execution), cvm.get()));
     }
 }

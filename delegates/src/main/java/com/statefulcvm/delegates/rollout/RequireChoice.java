@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.rollout;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.TaskListener;
 

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.rollout;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.OnChainRegistrations;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.TaskListener;
@@ -14,15 +15,15 @@ public class RequireTransactionHash implements TaskListener {
 
     @Override
     public void notify(DelegateTask task) {
-        Object transaction = task.getVariable(OnChainRegistrations.TRANSACTION_HASH_FIELD);
+        Object transaction = task.getVariable(RolloutVariables.TRANSACTION_HASH);
         if (!OnChainRegistrations.isTransactionHash(transaction)) {
-            throw TaskDecisionRefused.because(task, OnChainRegistrations.TRANSACTION_HASH_FIELD,
+            throw TaskDecisionRefused.because(task, RolloutVariables.TRANSACTION_HASH,
                     "transactionHash must be 0x followed by 64 hex digits (was " + RequireApprovalDecision.describe(transaction) + ")");
         }
         String hash = ((String) transaction).trim();
-        task.getExecution().getProcessInstance().setVariable(OnChainRegistrations.TRANSACTION_HASH, hash);
-        task.getExecution().getProcessInstance().setVariable(OnChainRegistrations.REGISTERED_HASH,
-                task.getVariable(OnChainRegistrations.COMPOSE_HASH));
-        TaskDecisions.record(task, "registered " + task.getVariable(OnChainRegistrations.COMPOSE_HASH) + " on chain: " + hash);
+        task.getExecution().getProcessInstance().setVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH, hash);
+        task.getExecution().getProcessInstance().setVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH,
+                task.getVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH));
+        TaskDecisions.record(task, "registered " + task.getVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH) + " on chain: " + hash);
     }
 }

@@ -9,11 +9,11 @@ import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.identity.Authentication;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_AT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.APPROVED_BY;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.COMMENT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISION_COMMENT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.DECISIONS;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.APPROVED_AT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.APPROVED_BY;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.COMMENT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.DECISION_COMMENT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.DECISIONS;
 
 /**
  * Who decided an approval or decision task, when, and the comment they gave: {@code approvedBy}, {@code approvedAt}

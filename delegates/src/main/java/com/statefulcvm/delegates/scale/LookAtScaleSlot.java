@@ -1,11 +1,12 @@
 package com.statefulcvm.delegates.scale;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.support.ComposeValue;
+import com.statefulcvm.delegates.procedure.ComposeValue;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.scaling.RetainedSlot;
 import com.statefulcvm.fleet.scaling.ScaleRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -16,19 +17,19 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ACTIONS;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ALLOWED_COMPOSE_HASHES;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.BOUND_INSTANCE_IDS;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HEALTH_PROBE_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_TIMEOUT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.PROGRESS_DEADLINE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
-import static com.statefulcvm.delegates.scale.ScaleVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.ACTIONS;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.ALLOWED_COMPOSE_HASHES;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.BOUND_INSTANCE_IDS;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HEALTH_PROBE_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_DEFAULT_RESULT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_TIMEOUT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.PROGRESS_DEADLINE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_COMPOSE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE;
+import static com.statefulcvm.delegates.procedure.ScaleVariables.*;
 
 /**
  * "Look at the slot": what the slot's CVM is now, for the steps of one slot. A slot being added either comes back
@@ -69,7 +70,7 @@ public class LookAtScaleSlot implements JavaDelegate {
         }
         execution.setVariable(RETAINED, comesBack);
         execution.setVariable(BOUND_INSTANCE_IDS, boundIds);
-        execution.setVariable("boundInstanceId", bound);
+        execution.setVariable(ProcedureVariables.BOUND_INSTANCE_ID, bound);
         execution.setVariable(ACTIONS, new HashMap<>(Map.of(slot, RolloutAction.ADD_SURGE.name())));
         execution.setVariable(CVM_REACHABLE, cvm.map(c -> c.isRunning() && c.isSettled()).orElse(false));
         execution.setVariable(STAGE, cvm.map(c -> slot + ": CVM " + c.name() + " is " + c.status() + ", instance " + c.instanceId()

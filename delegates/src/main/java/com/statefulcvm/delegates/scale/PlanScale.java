@@ -1,6 +1,6 @@
 package com.statefulcvm.delegates.scale;
 
-import com.statefulcvm.delegates.support.ComposeValue;
+import com.statefulcvm.delegates.procedure.ComposeValue;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -19,17 +19,17 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.ALLOWED_COMPOSE_HASHES;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.CVM_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HEALTH_PROBE_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_DEFAULT_RESULT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_POLL_INTERVAL;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.HOOK_TIMEOUT;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.PROGRESS_DEADLINE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.WORKLOAD_TYPE;
-import static com.statefulcvm.delegates.scale.ScaleVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.ALLOWED_COMPOSE_HASHES;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.CVM_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HEALTH_PROBE_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_DEFAULT_RESULT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_POLL_INTERVAL;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_TIMEOUT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.PROGRESS_DEADLINE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_COMPOSE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE;
+import static com.statefulcvm.delegates.procedure.ScaleVariables.*;
 
 /**
  * "Plan the scale": checks the request again (a scale may be started from Tasklist or the engine's REST API, not only

@@ -9,9 +9,9 @@ import org.springframework.stereotype.Component;
 
 import java.util.Objects;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.OUTCOME;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.scale.ScaleVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.OUTCOME;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.ScaleVariables.*;
 
 /**
  * "Record the outcome": how the scale ended ({@code scaleResult}: scaled, no-change, rejected, stopped, refused) and,

@@ -26,9 +26,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STEP_OUTCOME;
-import static com.statefulcvm.delegates.scale.ScaleVariables.*;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STEP_OUTCOME;
+import static com.statefulcvm.delegates.procedure.ScaleVariables.*;
 
 /**
  * "Record the set's new size": the set's desired count moves by one slot, once that slot is done, so that every

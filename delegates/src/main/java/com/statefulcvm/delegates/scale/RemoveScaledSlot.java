@@ -13,9 +13,9 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.scale.ScaleVariables.SCALE_DOWN_POLICY;
-import static com.statefulcvm.delegates.scale.ScaleVariables.SLOT_REMOVED;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.ScaleVariables.SCALE_DOWN_POLICY;
+import static com.statefulcvm.delegates.procedure.ScaleVariables.SLOT_REMOVED;
 
 /**
  * "Stop or delete the slot's CVM", polled until done ({@code slotRemoved}): under scaling.scaleDown RETAIN the CVM is

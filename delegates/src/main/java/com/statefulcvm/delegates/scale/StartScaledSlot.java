@@ -17,8 +17,8 @@ import org.springframework.stereotype.Component;
 
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.STAGE;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_COMPOSE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_COMPOSE;
 
 /**
  * "Create or start the slot's CVM": a slot without a CVM gets a new one under the set's app (named after the slot,

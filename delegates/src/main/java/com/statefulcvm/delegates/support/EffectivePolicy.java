@@ -1,9 +1,10 @@
 package com.statefulcvm.delegates.support;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.statefulcvm.delegates.rollout.AutomaticRollback;
+import com.statefulcvm.delegates.procedure.AutomaticRollback;
 import com.statefulcvm.fleet.FailurePolicy;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.UpdatePolicy;
@@ -23,12 +24,10 @@ import java.util.Set;
 @Component
 public class EffectivePolicy {
 
-    public static final String OVERRIDE = "updatePolicyOverride";
-    public static final String TARGET_ORDINALS = "targetOrdinals";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public UpdatePolicy of(ReplicaSetSpec spec, VariableScope variables) {
-        UpdatePolicy policy = of(spec, (String) variables.getVariable(OVERRIDE));
+        UpdatePolicy policy = of(spec, (String) variables.getVariable(RolloutVariables.UPDATE_POLICY_OVERRIDE));
         if (AutomaticRollback.of(variables).isPresent()) {
             policy.setOnFailure(FailurePolicy.PAUSE);
         }
@@ -44,7 +43,7 @@ public class EffectivePolicy {
     }
 
     public static Set<Integer> targetOrdinals(VariableScope variables) {
-        return parseOrdinals((String) variables.getVariable(TARGET_ORDINALS));
+        return parseOrdinals((String) variables.getVariable(RolloutVariables.TARGET_ORDINALS));
     }
 
     public static Set<Integer> parseOrdinals(String text) {

@@ -2,7 +2,7 @@ package com.statefulcvm.delegates.support;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.effects.Effect;
 import com.statefulcvm.fleet.effects.EffectIntent;
 import com.statefulcvm.fleet.effects.EffectState;
@@ -15,8 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_ENCRYPTED_ENV;
-import static com.statefulcvm.delegates.rollout.RolloutVariables.TARGET_ENV_KEYS;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_ENCRYPTED_ENV;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_ENV_KEYS;
 
 /**
  * The env half of an instance update: replaces a CVM's encrypted environment with the rollout's ({@code PATCH

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.support;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.connectors.phala.OnChainHashRequired;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
  * /cvms/{id}/commit-update} with the 465's one-time token, SDK {@code commitCvmUpdate}; or the SDK's phase 2 of the same
  * call when the 465 carried no token). A commit the service still refuses asks the person again.
  * <p>
- * Only a step that declares {@value #ON_CHAIN_STEP} (rollout.bpmn's slot update, which catches the error) gets the
+ * Only a step that declares {@value RolloutVariables#ON_CHAIN_STEP} (rollout.bpmn's slot update, which catches the error) gets the
  * task; elsewhere a 465 fails the job with what to register, as an incident.
  */
 @Component
@@ -33,21 +34,6 @@ public class OnChainRegistrations {
 
     /** The BPMN error rollout.bpmn catches around a slot's update. */
     public static final String ERROR_CODE = "ON_CHAIN_HASH_REQUIRED";
-    /** Set (true) by the BPMN around the steps whose 465 goes to the Tasklist task. */
-    public static final String ON_CHAIN_STEP = "onChainStep";
-    /** What the task shows, on the process instance. */
-    public static final String COMPOSE_HASH = "onChainComposeHash";
-    public static final String APP_ID = "onChainAppId";
-    public static final String CONTRACT = "onChainContract";
-    public static final String CONTRACT_CALL = "onChainContractCall";
-    public static final String DEVICE_ID = "onChainDeviceId";
-    public static final String KMS_INFO = "onChainKmsInfo";
-    public static final String STATUS = "onChainStatus";
-    /** The person's answer in the task. */
-    public static final String TRANSACTION_HASH_FIELD = "transactionHash";
-    /** The registration the rollout holds: its transaction hash, and the compose hash it registered. */
-    public static final String TRANSACTION_HASH = "onChainTransactionHash";
-    public static final String REGISTERED_HASH = "onChainRegisteredHash";
 
     private static final Pattern TX = Pattern.compile("^0x[0-9a-fA-F]{64}$");
 
@@ -93,8 +79,8 @@ public class OnChainRegistrations {
 
     /** The rollout's transaction hash when it registered {@code composeHash}. */
     public static Optional<String> transactionFor(VariableScope scope, String composeHash) {
-        Object registered = scope.getVariable(REGISTERED_HASH);
-        Object transaction = scope.getVariable(TRANSACTION_HASH);
+        Object registered = scope.getVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH);
+        Object transaction = scope.getVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH);
         if (registered instanceof String hash && transaction instanceof String tx && same(hash, composeHash)) {
             return Optional.of(tx);
         }
@@ -109,25 +95,25 @@ public class OnChainRegistrations {
     private RuntimeException askForRegistration(DelegateExecution execution, CvmInfo cvm, OnChainHashRequired required) {
         String message = "compose hash " + required.composeHash() + " of app " + required.appId()
                 + " must be registered on chain: " + required.contractCall() + " on " + required.appContractAddress();
-        if (!Boolean.TRUE.equals(execution.getVariable(ON_CHAIN_STEP))) {
+        if (!Boolean.TRUE.equals(execution.getVariable(RolloutVariables.ON_CHAIN_STEP))) {
             return new IllegalStateException("Phala answered 465 for " + cvm.name() + ": " + message
                     + "; register it, then retry this job");
         }
         VariableScope rollout = execution.getProcessInstance();
-        rollout.setVariable(COMPOSE_HASH, required.composeHash());
-        rollout.setVariable(APP_ID, required.appId());
-        rollout.setVariable(CONTRACT, required.appContractAddress());
-        rollout.setVariable(CONTRACT_CALL, required.contractCall());
-        rollout.setVariable(DEVICE_ID, required.deviceId());
-        rollout.setVariable(KMS_INFO, required.kmsInfo());
-        rollout.setVariable(STATUS, required.onchainStatus());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH, required.composeHash());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_APP_ID, required.appId());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_CONTRACT, required.appContractAddress());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_CONTRACT_CALL, required.contractCall());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_DEVICE_ID, required.deviceId());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_KMS_INFO, required.kmsInfo());
+        rollout.setVariable(RolloutVariables.ON_CHAIN_STATUS, required.onchainStatus());
         log.info("Update of {} waits for its compose hash on chain: {}", cvm.name(), message);
         return new BpmnError(ERROR_CODE, message);
     }
 
     private static void forget(DelegateExecution execution) {
-        execution.getProcessInstance().removeVariable(TRANSACTION_HASH);
-        execution.getProcessInstance().removeVariable(REGISTERED_HASH);
+        execution.getProcessInstance().removeVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH);
+        execution.getProcessInstance().removeVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH);
     }
 
     private static boolean same(String a, String b) {

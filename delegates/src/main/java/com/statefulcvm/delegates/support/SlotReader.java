@@ -1,10 +1,12 @@
 package com.statefulcvm.delegates.support;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutAction;
+import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
 
@@ -19,8 +21,6 @@ import java.util.Optional;
 @Component
 public class SlotReader {
 
-    private static final String REPLICA_SET = "replicaSet";
-    private static final String SLOT = "slot";
 
     private final ReplicaSets replicaSets;
     private final PhalaCloudClient phala;
@@ -39,16 +39,16 @@ public class SlotReader {
     }
 
     public ReplicaSetSpec spec(DelegateExecution execution) {
-        return replicaSets.spec((String) execution.getVariable(REPLICA_SET));
+        return replicaSets.spec((String) execution.getVariable(ProcedureVariables.REPLICA_SET));
     }
 
     public String slot(DelegateExecution execution) {
-        return (String) execution.getVariable(SLOT);
+        return (String) execution.getVariable(ProcedureVariables.SLOT);
     }
 
     /** What the plan says this slot needs: the rollout's {@code actions} map, keyed by slot name. */
     public RolloutAction action(DelegateExecution execution) {
-        Object action = execution.getVariable("actions") instanceof Map<?, ?> actions ? actions.get(slot(execution)) : null;
+        Object action = execution.getVariable(RolloutVariables.ACTIONS) instanceof Map<?, ?> actions ? actions.get(slot(execution)) : null;
         if (action == null) {
             throw new IllegalStateException("the plan holds no action for slot " + slot(execution));
         }
@@ -57,7 +57,7 @@ public class SlotReader {
 
     /** The instance_id the slot had when the rollout was planned (a replacement deletes exactly that CVM). */
     public String boundInstanceId(DelegateExecution execution) {
-        Object id = execution.getVariable("boundInstanceIds") instanceof Map<?, ?> ids ? ids.get(slot(execution)) : null;
+        Object id = execution.getVariable(RolloutVariables.BOUND_INSTANCE_IDS) instanceof Map<?, ?> ids ? ids.get(slot(execution)) : null;
         return id == null ? null : id.toString();
     }
 

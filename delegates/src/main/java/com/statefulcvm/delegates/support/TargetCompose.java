@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.support;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -14,9 +15,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class TargetCompose {
 
-    static final String REPLICA_SET = "replicaSet";
-    static final String TARGET_COMPOSE = "targetCompose";
-    static final String UPDATE_REVISION = "updateRevision";
 
     private final RevisionHistory revisions;
 
@@ -25,12 +23,12 @@ public class TargetCompose {
     }
 
     public String of(DelegateExecution execution) {
-        if (execution.getVariable(UPDATE_REVISION) instanceof Number number) {
-            String set = (String) execution.getVariable(REPLICA_SET);
+        if (execution.getVariable(RolloutVariables.UPDATE_REVISION) instanceof Number number) {
+            String set = (String) execution.getVariable(RolloutVariables.REPLICA_SET);
             return revisions.revision(set, number.intValue()).map(Revision::dockerCompose)
                     .orElseThrow(() -> new IllegalStateException("revision " + number + " of replica set '" + set
                             + "' is not recorded: nothing to roll out"));
         }
-        return (String) execution.getVariable(TARGET_COMPOSE);
+        return (String) execution.getVariable(RolloutVariables.TARGET_COMPOSE);
     }
 }

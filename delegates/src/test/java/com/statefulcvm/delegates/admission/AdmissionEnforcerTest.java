@@ -5,7 +5,7 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.BootMarker;
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

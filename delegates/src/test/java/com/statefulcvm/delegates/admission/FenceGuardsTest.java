@@ -1,5 +1,7 @@
 package com.statefulcvm.delegates.admission;
 
+import com.statefulcvm.delegates.procedure.AttestationVariables;
+import com.statefulcvm.delegates.procedure.FenceOverride;
 import com.statefulcvm.connectors.attestation.AttestationVerifier;
 import com.statefulcvm.connectors.guestagent.GuestAgentClient;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
@@ -15,7 +17,7 @@ import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.SlotStep;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.junit.jupiter.api.BeforeEach;
@@ -151,7 +153,7 @@ class FenceGuardsTest {
         order.verify(effects).stopUntilItHolds(any(), eq(cvm));
         verify(effects).stopUntilItHolds(any(), eq(cvm)); // once, and after the fence: nothing is asked of Phala before it is recorded
         assertThat(saved.getValue().reason()).isEqualTo("ADMISSION_REJECTED: compose_hash");
-        verify(execution).setVariable(FenceInstance.FENCE_HOLDS, false);
+        verify(execution).setVariable(AttestationVariables.FENCE_HOLDS, false);
     }
 
     @Test
@@ -169,12 +171,12 @@ class FenceGuardsTest {
         DelegateExecution execution = mock(DelegateExecution.class);
         confirm.execute(execution);
         verify(effects).stopUntilItHolds(any(), eq(cvm));
-        verify(execution).setVariable(FenceInstance.FENCE_HOLDS, false);
+        verify(execution).setVariable(AttestationVariables.FENCE_HOLDS, false);
         CvmInfo stopped = new CvmInfo("cvm_db1", "db-1", "a".repeat(40), "uuid", "i-1", "stopped", false, null, "hash",
                 null, null, null, null, null, null, null, null, null, null, null, null);
         when(slots.find(spec, "db-1")).thenReturn(Optional.of(stopped));
         DelegateExecution again = mock(DelegateExecution.class);
         confirm.execute(again);
-        verify(again).setVariable(FenceInstance.FENCE_HOLDS, true);
+        verify(again).setVariable(AttestationVariables.FENCE_HOLDS, true);
     }
 }

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.heal;
 
+import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.connectors.health.ProbeResult;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.InstanceRecord;

@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.admission;
 
+import com.statefulcvm.fleet.FencePolicy;
 import java.time.Instant;
 
 /**

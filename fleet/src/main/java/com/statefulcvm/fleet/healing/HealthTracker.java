@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.healing;
 
+import com.statefulcvm.fleet.AutoHealing;
 import com.statefulcvm.fleet.HealthCheck;
 
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package com.statefulcvm.fleet.healing;
 
+import com.statefulcvm.fleet.HealApproval;
+import com.statefulcvm.fleet.DataLossPolicy;
+import com.statefulcvm.fleet.AutoHealing;
 import com.statefulcvm.fleet.FleetDefinition;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;

@@ -1,6 +1,6 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.web.security.Roles;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.IdentityService;
@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
  * {@link Roles}.
  */
 @Component
-class ApiAccess {
+public class ApiAccess {
 
     private final ProcessEngineConfigurationImpl configuration;
     private final IdentityService identity;
@@ -37,12 +37,12 @@ class ApiAccess {
     }
 
     /** Start a rollout (of a set, one instance, or a rollback): what the engine asks for a process start. */
-    void requireStart(String what) {
+    public void requireStart(String what) {
         requireStart(RolloutVariables.PROCESS_KEY, what);
     }
 
     /** Start an instance of the procedure {@code processKey}: CREATE_INSTANCE on its definition, CREATE on instances. */
-    void requireStart(String processKey, String what) {
+    public void requireStart(String processKey, String what) {
         Authentication caller = caller();
         if (caller != null && !mayStart(caller, processKey)) {
             throw refused(caller, what, "CREATE_INSTANCE on the process definition '" + processKey + "'");
@@ -50,7 +50,7 @@ class ApiAccess {
     }
 
     /** Whether the caller may start the procedure: what {@link #requireStart} asks, as a yes or no for a screen. */
-    boolean mayStart(String processKey) {
+    public boolean mayStart(String processKey) {
         Authentication caller = caller();
         return caller == null || mayStart(caller, processKey);
     }
@@ -65,7 +65,7 @@ class ApiAccess {
      * application ({@link com.statefulcvm.delegates.support.AsApplication}): a role that could send it as itself
      * would need UPDATE_INSTANCE, which also writes variables and modifies instances.
      */
-    void requireControl(String what) {
+    public void requireControl(String what) {
         Authentication caller = caller();
         if (caller == null) {
             return;
@@ -77,7 +77,7 @@ class ApiAccess {
     }
 
     /** Whether the caller may pause, resume and abort rollouts (all of them): for a screen's buttons. */
-    boolean mayControl() {
+    public boolean mayControl() {
         Authentication caller = caller();
         return caller == null || mayControl(caller);
     }
@@ -87,12 +87,12 @@ class ApiAccess {
     }
 
     /** The rollout report: read from the engine's history. */
-    void requireReadHistory(String what) {
+    public void requireReadHistory(String what) {
         requireReadHistory(RolloutVariables.PROCESS_KEY, what);
     }
 
     /** A procedure's report or list: read from the engine's history of the procedure {@code processKey}. */
-    void requireReadHistory(String processKey, String what) {
+    public void requireReadHistory(String processKey, String what) {
         Authentication caller = caller();
         if (caller == null) {
             return;
@@ -105,7 +105,7 @@ class ApiAccess {
     }
 
     /** Who asked, for the record a procedure keeps of it; "unknown" without an authenticated caller. */
-    String callerId() {
+    public String callerId() {
         Authentication caller = identity.getCurrentAuthentication();
         return caller == null || caller.getUserId() == null ? "unknown" : caller.getUserId();
     }

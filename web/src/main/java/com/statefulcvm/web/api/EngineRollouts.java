@@ -1,6 +1,6 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.RuntimeService;
@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /** Small reads of the engine about rollouts, shared by the set view, the rollout report and the control endpoints. */
 @Component
-class EngineRollouts {
+public class EngineRollouts {
 
     static final String MESSAGE = "message";
 
@@ -40,14 +40,14 @@ class EngineRollouts {
                 .listPage(0, 1).stream().findFirst().map(HistoricProcessInstance::getId);
     }
 
-    Optional<ProcessInstance> runningRollout(String processInstanceId) {
+    public Optional<ProcessInstance> runningRollout(String processInstanceId) {
         return Optional.ofNullable(runtime.createProcessInstanceQuery()
                 .processInstanceId(processInstanceId)
                 .processDefinitionKey(RolloutVariables.PROCESS_KEY)
                 .singleResult());
     }
 
-    Optional<HistoricProcessInstance> rollout(String processInstanceId) {
+    public Optional<HistoricProcessInstance> rollout(String processInstanceId) {
         return Optional.ofNullable(history.createHistoricProcessInstanceQuery()
                 .processInstanceId(processInstanceId)
                 .processDefinitionKey(RolloutVariables.PROCESS_KEY)
@@ -55,11 +55,11 @@ class EngineRollouts {
     }
 
     /** Paused: waiting at the catch event for the resume message (a requested pause takes effect at a wave boundary). */
-    boolean paused(String processInstanceId) {
+    public boolean paused(String processInstanceId) {
         return subscriptions(processInstanceId, RolloutVariables.MESSAGE_RESUME) > 0;
     }
 
-    long subscriptions(String processInstanceId, String messageName) {
+    public long subscriptions(String processInstanceId, String messageName) {
         return runtime.createEventSubscriptionQuery()
                 .processInstanceId(processInstanceId)
                 .eventType(MESSAGE)
@@ -68,7 +68,7 @@ class EngineRollouts {
     }
 
     /** A process-level variable of a running instance; null when unset or when the instance has just ended. */
-    Object variable(String processInstanceId, String name) {
+    public Object variable(String processInstanceId, String name) {
         try {
             return runtime.getVariable(processInstanceId, name);
         } catch (ProcessEngineException endedMeanwhile) {

@@ -4,12 +4,12 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.springframework.http.HttpStatus;
 
 /** The {@code {ordinal}} of an instance path, checked the same way by every instance endpoint. */
-final class Ordinals {
+public final class Ordinals {
 
     private Ordinals() {
     }
 
-    static int parse(ReplicaSetSpec spec, String text) {
+    public static int parse(ReplicaSetSpec spec, String text) {
         int ordinal;
         try {
             ordinal = Integer.parseInt(text);

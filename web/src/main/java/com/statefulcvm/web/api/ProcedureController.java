@@ -1,6 +1,6 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;

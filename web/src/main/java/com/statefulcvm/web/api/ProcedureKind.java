@@ -1,10 +1,10 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.failover.FailoverVariables;
-import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.lightsout.LightsOutVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * variables its report shows (variable name → report field). The report itself is the same code
  * for every kind ({@link ProcedureReport}).
  */
-enum ProcedureKind {
+public enum ProcedureKind {
 
     ROLLOUT("rollout", "rollouts", RolloutVariables.PROCESS_KEY, null, Map.of()),
     HEAL("heal", "heals", HealVariables.HEAL_PROCESS, HealVariables.HEAL_RESULT, details(

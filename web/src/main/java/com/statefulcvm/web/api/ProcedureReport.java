@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.statefulcvm.delegates.heal.HealVariables;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.RuntimeService;
@@ -45,9 +45,8 @@ import java.util.regex.Pattern;
  * rollout, a rollback it started (a rollout whose {@code rollbackOf} names it).
  */
 @Component
-class ProcedureReport {
+public class ProcedureReport {
 
-    static final String HALT_REASON = "haltReason";
     private static final int MAX_DEPTH = 4;
     private static final List<String> COMMON = List.of(RolloutVariables.REPLICA_SET, RolloutVariables.REQUESTED_BY,
             RolloutVariables.UPDATE_REVISION, RolloutVariables.OUTCOME, RolloutVariables.STAGE, RolloutVariables.PAUSE_REQUESTED,
@@ -88,7 +87,7 @@ class ProcedureReport {
         return ProcedureKind.ofProcessKey(instance.getProcessDefinitionKey());
     }
 
-    Map<String, Object> report(ProcedureKind kind, HistoricProcessInstance procedure) {
+    public Map<String, Object> report(ProcedureKind kind, HistoricProcessInstance procedure) {
         String pid = procedure.getId();
         boolean running = procedure.getEndTime() == null;
         boolean rollout = kind == ProcedureKind.ROLLOUT;
@@ -209,7 +208,7 @@ class ProcedureReport {
         return recorded != null ? recorded : procedure.getStartUserId();
     }
 
-    static String state(HistoricProcessInstance p) {
+    public static String state(HistoricProcessInstance p) {
         String state = p.getState();
         if (state == null) {
             return p.getEndTime() == null ? "running" : "completed";
@@ -490,7 +489,7 @@ class ProcedureReport {
         if (key.contains("Halt") || key.contains("halted")) {
             Object reason;
             try {
-                reason = tasks.getVariable(task.getId(), HALT_REASON);
+                reason = tasks.getVariable(task.getId(), ScaleVariables.HALT_REASON);
             } catch (ProcessEngineException completedMeanwhile) {
                 reason = null;
             }

@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -82,7 +83,7 @@ public final class ProcedureStart {
 
     /** The replica set named by the variable {@code replicaSet}; 400 naming the field when it is missing or unknown. */
     public ReplicaSetSpec replicaSet(ReplicaSets sets) {
-        String name = requiredText("replicaSet");
+        String name = requiredText(ProcedureVariables.REPLICA_SET);
         if (!sets.exists(name)) {
             throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, "replicaSet: unknown replica set '" + name + "'");
         }

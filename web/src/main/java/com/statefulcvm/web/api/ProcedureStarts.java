@@ -1,5 +1,7 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.web.engine.ProcedureStartPlugin;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.web.registry.JdbcProcedureLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -49,7 +51,7 @@ public class ProcedureStarts {
         return checks.keySet();
     }
 
-    void check(String processKey, DelegateExecution execution) {
+    public void check(String processKey, DelegateExecution execution) {
         ProcedureStartCheck check = checks.get(processKey);
         if (check == null || calledByAnotherProcedure(execution)) {
             // an automatic rollback is a rollout called by the failed rollout: the caller was checked when it started
@@ -59,7 +61,7 @@ public class ProcedureStarts {
         ProcedureStart start = new ProcedureStart(processKey, execution, caller);
         try {
             requireDeclared(check, execution);
-            lockUntilTransactionEnds(String.valueOf(start.text("replicaSet")), processKey);
+            lockUntilTransactionEnds(String.valueOf(start.text(ProcedureVariables.REPLICA_SET)), processKey);
             String businessKey = check.check(start);
             String given = execution.getProcessBusinessKey();
             if (given == null) {
@@ -69,7 +71,7 @@ public class ProcedureStarts {
                         + "' for this start (the procedure runs under it), was '" + given + "'");
             }
             count(processKey, "started");
-            log.info("Start of {} for {} accepted (requested by {})", processKey, businessKey, start.requestedBy("requestedBy"));
+            log.info("Start of {} for {} accepted (requested by {})", processKey, businessKey, start.requestedBy(ProcedureVariables.REQUESTED_BY));
         } catch (ApiProblem problem) {
             throw refused(start, new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail()));
         } catch (ProcedureStartRefused refused) {
@@ -91,8 +93,8 @@ public class ProcedureStarts {
     /** The one line a refused start leaves in the log: what, for whom and why, without a stack trace. */
     private ProcedureStartRefused refused(ProcedureStart start, ProcedureStartRefused refused) {
         count(start.processKey(), "refused");
-        log.info("Start of {} for {} refused ({}, requested by {}): {}", start.processKey(), java.util.Objects.requireNonNullElse(start.text("replicaSet"), "(no set named)"),
-                refused.httpStatus().value(), start.requestedBy("requestedBy"), refused.getMessage());
+        log.info("Start of {} for {} refused ({}, requested by {}): {}", start.processKey(), java.util.Objects.requireNonNullElse(start.text(ProcedureVariables.REPLICA_SET), "(no set named)"),
+                refused.httpStatus().value(), start.requestedBy(ProcedureVariables.REQUESTED_BY), refused.getMessage());
         return refused;
     }
 

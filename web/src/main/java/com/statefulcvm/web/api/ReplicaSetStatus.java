@@ -12,7 +12,7 @@ import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
-import com.statefulcvm.delegates.scale.ScaleVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.fleet.scaling.ScaleRegistry;
 import com.statefulcvm.fleet.scaling.ScaledCount;
 import com.statefulcvm.web.status.RevisionComposeHashes;

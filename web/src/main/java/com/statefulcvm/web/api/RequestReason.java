@@ -1,5 +1,7 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.web.api.rollout.RolloutRequest;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.springframework.http.HttpStatus;
 
@@ -7,27 +9,26 @@ import org.springframework.http.HttpStatus;
  * The optional body {@code {"reason": "..."}} of a request that starts a procedure on an operator's word (a heal, a
  * failover): why, in the operator's words, kept with the procedure.
  */
-final class RequestReason {
+public final class RequestReason {
 
-    private static final String REASON = "reason";
     private static final int MAX_REASON = 500;
 
     private RequestReason() {
     }
 
     /** The reason, stripped; null when there is none. */
-    static String of(JsonNode body) {
+    public static String of(JsonNode body) {
         if (body == null || body.isNull()) {
             return null;
         }
-        RolloutRequest.requireObject(body, "{\"reason\": \"<why>\"} (optional)");
-        RolloutRequest.onlyFields(body, REASON);
+        RequestBodies.requireObject(body, "{\"reason\": \"<why>\"} (optional)");
+        RequestBodies.onlyFields(body, ProcedureVariables.REASON);
         return reasonOf(body);
     }
 
     /** The optional reason of a body the caller has already checked for its other fields. */
-    static String reasonOf(JsonNode body) {
-        JsonNode reason = body.get(REASON);
+    public static String reasonOf(JsonNode body) {
+        JsonNode reason = body.get(ProcedureVariables.REASON);
         if (reason == null || reason.isNull()) {
             return null;
         }

@@ -1,8 +1,8 @@
 package com.statefulcvm.web.api;
 
-import com.statefulcvm.delegates.admission.AdmissionStarter;
-import com.statefulcvm.delegates.budget.OutageGuard;
-import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.procedure.AttestationVariables;
+import com.statefulcvm.delegates.procedure.OutageGuard;
+import com.statefulcvm.delegates.procedure.HealVariables;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * to read its instances cannot start a second one beside a running one.
  */
 @Component
-class RunningProcesses {
+public class RunningProcesses {
 
     private final RuntimeService runtime;
     private final ProcessEngineConfigurationImpl configuration;
@@ -32,14 +32,14 @@ class RunningProcesses {
     }
 
     /** The id of a running instance of {@code processKey} for the set, if any. */
-    Optional<String> of(String processKey, String set) {
+    public Optional<String> of(String processKey, String set) {
         return configuration.getCommandExecutorTxRequired().execute(context -> context.runWithoutAuthorization(
                 () -> runtime.createProcessInstanceQuery().processDefinitionKey(processKey).processInstanceBusinessKey(set)
                         .list().stream().map(ProcessInstance::getId).findFirst()));
     }
 
     /** The id of a running heal of one of the set's instances (business key {@code <set>/<ordinal>}), if any. */
-    Optional<String> healOf(String set) {
+    public Optional<String> healOf(String set) {
         return ofAnInstance(HealVariables.HEAL_PROCESS, set);
     }
 
@@ -47,8 +47,8 @@ class RunningProcesses {
      * The id of a running re-attestation (admit-instance.bpmn, business key {@code <set>/<ordinal>}) of one of the
      * set's instances, if any: it may still fence, and stop, its instance.
      */
-    Optional<String> admissionOf(String set) {
-        return ofAnInstance(AdmissionStarter.ADMIT_PROCESS, set);
+    public Optional<String> admissionOf(String set) {
+        return ofAnInstance(AttestationVariables.ADMIT_PROCESS, set);
     }
 
     private Optional<String> ofAnInstance(String processKey, String set) {
@@ -61,17 +61,17 @@ class RunningProcesses {
      * 409 when an instance of {@code processKey} runs for the set: the one rule behind every "one procedure of a set
      * at a time" check. {@code message} may name the running instance as {@code %s}.
      */
-    void requireNone(String processKey, String set, String message) {
+    public void requireNone(String processKey, String set, String message) {
         refuseIfRunning(of(processKey, set), message);
     }
 
     /** 409 when a heal of one of the set's instances runs; {@code message} may name it as {@code %s}. */
-    void requireNoHeal(String set, String message) {
+    public void requireNoHeal(String set, String message) {
         refuseIfRunning(healOf(set), message);
     }
 
     /** 409 when a re-attestation of one of the set's instances runs; {@code message} may name it as {@code %s}. */
-    void requireNoAdmission(String set, String message) {
+    public void requireNoAdmission(String set, String message) {
         refuseIfRunning(admissionOf(set), message);
     }
 
@@ -79,7 +79,7 @@ class RunningProcesses {
      * 409 while the set is in an outage (more slots down than its disruption budget tolerates): {@code what} would act
      * on one slot, and the set must be recovered as a whole.
      */
-    void requireNoOutage(String set, String what) {
+    public void requireNoOutage(String set, String what) {
         outages.outage(set).ifPresent(outage -> {
             throw new ApiProblem(HttpStatus.CONFLICT, outage.refusal(what), outage.recovery() == null
                     ? Map.of("outageSince", outage.since().toString())

@@ -5,7 +5,7 @@ import com.statefulcvm.fleet.FleetDefinition;
 import com.statefulcvm.fleet.FleetDefinitionException;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.RolloutPlanner;
+import com.statefulcvm.fleet.rollout.RolloutPlanner;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.slf4j.LoggerFactory;

@@ -2,10 +2,10 @@ package com.statefulcvm.web.healing;
 
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.admission.AdmissionEnforcer;
-import com.statefulcvm.delegates.admission.AdmissionStarter;
-import com.statefulcvm.delegates.budget.OutageGuard;
-import com.statefulcvm.delegates.heal.HealStarter;
-import com.statefulcvm.delegates.heal.HealVariables;
+import com.statefulcvm.delegates.procedure.AdmissionStarter;
+import com.statefulcvm.delegates.procedure.OutageGuard;
+import com.statefulcvm.delegates.procedure.HealStarter;
+import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.heal.HealthRound;
 import com.statefulcvm.delegates.support.EffectOutcome;
 import com.statefulcvm.delegates.support.EffectScope;

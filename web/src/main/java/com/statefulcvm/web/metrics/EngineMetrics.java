@@ -19,7 +19,7 @@ import java.util.Set;
  * how each operator procedure ended, how long each step took, and the verdicts of attest-instance.bpmn and admit-instance.bpmn. Events are counted when the engine produces them, inside the step's
  * transaction; a step whose transaction then fails and is retried counts again, as it ran again.
  */
-class EngineMetrics implements HistoryEventHandler {
+public class EngineMetrics implements HistoryEventHandler {
 
     static final String PROCEDURES = "orchestrator.procedures";
     static final String STEP_DURATION = "orchestrator.step.duration";
@@ -34,7 +34,7 @@ class EngineMetrics implements HistoryEventHandler {
     private final ObjectProvider<MeterRegistry> registry;
     private final ObjectProvider<ProcedureStarts> procedures;
 
-    EngineMetrics(ObjectProvider<MeterRegistry> registry, ObjectProvider<ProcedureStarts> procedures) {
+    public EngineMetrics(ObjectProvider<MeterRegistry> registry, ObjectProvider<ProcedureStarts> procedures) {
         this.registry = registry;
         this.procedures = procedures;
     }

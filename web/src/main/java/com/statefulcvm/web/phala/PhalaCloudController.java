@@ -1,5 +1,6 @@
 package com.statefulcvm.web.phala;
 
+import com.statefulcvm.web.engine.PhalaOutagePause;
 import com.statefulcvm.delegates.support.PhalaCircuit;
 import org.camunda.bpm.engine.ManagementService;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -1,5 +1,7 @@
 package com.statefulcvm.web.phala;
 
+import com.statefulcvm.web.engine.PhalaOutagePause;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.support.PhalaCircuit;
 import jakarta.annotation.PreDestroy;
 import org.camunda.bpm.engine.ManagementService;
@@ -19,7 +21,7 @@ import java.util.concurrent.Executors;
 
 /**
  * When Phala Cloud answers again, the procedures that paused for it ({@link PhalaOutagePause}) go on at once instead of
- * at their next try: their jobs are made due now and their {@value PhalaOutagePause#VARIABLE} variable goes. Any
+ * at their next try: their jobs are made due now and their {@value ProcedureVariables#PHALA_CLOUD_UNREACHABLE} variable goes. Any
  * node's return wakes every paused job of the cluster.
  */
 @Component
@@ -67,11 +69,11 @@ public class PhalaReturn {
                 }
             }
         }
-        for (VariableInstance waiting : runtime.createVariableInstanceQuery().variableName(PhalaOutagePause.VARIABLE).unlimitedList()) {
+        for (VariableInstance waiting : runtime.createVariableInstanceQuery().variableName(ProcedureVariables.PHALA_CLOUD_UNREACHABLE).unlimitedList()) {
             try {
-                runtime.removeVariableLocal(waiting.getExecutionId(), PhalaOutagePause.VARIABLE);
+                runtime.removeVariableLocal(waiting.getExecutionId(), ProcedureVariables.PHALA_CLOUD_UNREACHABLE);
             } catch (RuntimeException gone) {
-                log.debug("Variable {} of {} not removed: {}", PhalaOutagePause.VARIABLE, waiting.getExecutionId(), gone.toString());
+                log.debug("Variable {} of {} not removed: {}", ProcedureVariables.PHALA_CLOUD_UNREACHABLE, waiting.getExecutionId(), gone.toString());
             }
         }
         if (woken > 0) {

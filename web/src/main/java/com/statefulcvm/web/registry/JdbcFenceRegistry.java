@@ -1,7 +1,7 @@
 package com.statefulcvm.web.registry;
 
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;

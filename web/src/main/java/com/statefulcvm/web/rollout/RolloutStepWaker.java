@@ -3,7 +3,7 @@ package com.statefulcvm.web.rollout;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.healing.MonitorLeases;

@@ -30,7 +30,7 @@ import java.util.TreeSet;
  * deployment, so a form that gains a field accepts it without a change here.
  */
 @Component
-class ApprovalCompletions {
+public class ApprovalCompletions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,7 +41,7 @@ class ApprovalCompletions {
     }
 
     /** Before a task is completed (or resolved) with {@code variables}. */
-    void check(String taskId, Map<String, Object> variables) {
+    public void check(String taskId, Map<String, Object> variables) {
         CommandContext context = Context.getCommandContext();
         TaskEntity task = taskId == null ? null : context.getTaskManager().findTaskById(taskId);
         if (task == null) {
@@ -77,7 +77,7 @@ class ApprovalCompletions {
     }
 
     /** A BPMN error or an escalation thrown at an approval would end or divert it without its form: admins only. */
-    void checkNotBypassed(String taskId, String how) {
+    public void checkNotBypassed(String taskId, String how) {
         CommandContext context = Context.getCommandContext();
         TaskEntity task = taskId == null ? null : context.getTaskManager().findTaskById(taskId);
         if (task == null || formOf(context, taskId).isEmpty() || Roles.isAdmin(context.getProcessEngineConfiguration(), context.getAuthentication())) {

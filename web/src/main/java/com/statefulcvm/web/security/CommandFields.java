@@ -7,12 +7,12 @@ import java.lang.reflect.Field;
  * keeps them in protected fields of its command classes and offers no getter; a field that cannot be read refuses
  * the call rather than let it through unchecked.
  */
-final class CommandFields {
+public final class CommandFields {
 
     private CommandFields() {
     }
 
-    static Object read(Object command, String name) {
+    public static Object read(Object command, String name) {
         for (Class<?> type = command.getClass(); type != null; type = type.getSuperclass()) {
             try {
                 Field field = type.getDeclaredField(name);

@@ -1,6 +1,6 @@
 package com.statefulcvm.web.security;
 
-import com.statefulcvm.delegates.rollout.RolloutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import jakarta.ws.rs.core.Response;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;

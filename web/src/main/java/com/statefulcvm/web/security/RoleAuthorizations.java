@@ -1,5 +1,10 @@
 package com.statefulcvm.web.security;
 
+import com.statefulcvm.delegates.procedure.FailoverVariables;
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.web.config.OrchestratorProperties;
 import com.statefulcvm.web.config.ProcedureResources;
 import com.statefulcvm.web.config.WorkloadTypes;
@@ -55,9 +60,9 @@ import java.util.TreeSet;
 @Component
 public class RoleAuthorizations implements InitializingBean {
 
-    public static final String ROLLOUT = "rollout";
     /** What an operator starts directly: rollouts, heals (and readmits), failovers, scales and lights-out recoveries. */
-    static final Set<String> STARTED_BY_OPERATORS = Set.of(ROLLOUT, "heal", "failover", "scale", "lights-out-recovery");
+    static final Set<String> STARTED_BY_OPERATORS = Set.of(RolloutVariables.PROCESS_KEY, HealVariables.HEAL_PROCESS,
+            FailoverVariables.PROCESS_KEY, ScaleVariables.PROCESS_KEY, LightsOutVariables.PROCESS_KEY);
     private static final String ALL_TASKS_FILTER = "All tasks";
     private static final Logger log = LoggerFactory.getLogger(RoleAuthorizations.class);
 
@@ -165,7 +170,7 @@ public class RoleAuthorizations implements InitializingBean {
     /** Our procedures: those this application deploys, and the drain and rejoin procedures of every workload type. */
     Set<String> procedures() {
         Set<String> keys = new TreeSet<>();
-        keys.add(ROLLOUT);
+        keys.add(RolloutVariables.PROCESS_KEY);
         keys.addAll(resources.processIds());
         for (String type : WorkloadTypes.deployedWith(properties.getWorkloadTypes(), resources)) {
             keys.add("drain-" + type);

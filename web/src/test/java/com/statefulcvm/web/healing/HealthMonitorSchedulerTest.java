@@ -7,8 +7,8 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.Gateway;
-import com.statefulcvm.delegates.admission.AdmissionStarter;
-import com.statefulcvm.delegates.heal.HealStarter;
+import com.statefulcvm.delegates.procedure.AdmissionStarter;
+import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.FleetDefinition;
@@ -80,7 +80,7 @@ class HealthMonitorSchedulerTest {
     private final HealStarter heals = mock(HealStarter.class);
     private final AdmissionStarter admissions = mock(AdmissionStarter.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
-    private final com.statefulcvm.delegates.budget.OutageGuard outages = new com.statefulcvm.delegates.budget.OutageGuard(
+    private final com.statefulcvm.delegates.procedure.OutageGuard outages = new com.statefulcvm.delegates.procedure.OutageGuard(
             new com.statefulcvm.web.registry.JdbcOutageRegistry(db.jdbc, db.transactions), mock(RuntimeService.class, RETURNS_DEEP_STUBS),
             Clock.systemUTC());
     private final ObservedConditions conditions = mock(ObservedConditions.class);

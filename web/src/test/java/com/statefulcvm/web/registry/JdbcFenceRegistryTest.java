@@ -1,7 +1,7 @@
 package com.statefulcvm.web.registry;
 
 import com.statefulcvm.fleet.admission.Fence;
-import com.statefulcvm.fleet.admission.FencePolicy;
+import com.statefulcvm.fleet.FencePolicy;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

@@ -1,0 +1,31 @@
+package com.statefulcvm.delegates.procedure;
+
+/**
+ * Names of attest-instance.bpmn (called by every procedure that brings a CVM up), of the fence it may set, and of
+ * admit-instance.bpmn (the health monitor's re-attestation of a new boot).
+ */
+public final class AttestationVariables extends ProcedureVariables {
+
+    public static final String ADMIT_PROCESS = "admit-instance";
+    /** The message whose start event begins admit-instance.bpmn; business key {@code <set>/<ordinal>}. */
+    public static final String ADMIT_MESSAGE = "AdmitInstance";
+    /** Why the monitor re-attests the instance, in words. */
+    public static final String ADMISSION_REASON = "admissionReason";
+
+    // --- out of "Attest the instance"
+    public static final String ATTESTATION_CODE = "attestationCode";
+    public static final String ATTESTATION_REASON = "attestationReason";
+    public static final String ATTESTATION_CHECKS = "attestationChecks";
+    /** Who lifted the slot's fence by this attestation (a readmit, a lights-out recovery's override). */
+    public static final String FENCE_LIFTED_BY = "fenceLiftedBy";
+
+    // --- the fence
+    /** The procedure that fences, when the caller names it (else the top of the call chain). */
+    public static final String FENCED_BY = "fencedBy";
+    public static final String FENCE_ACTION = "fenceAction";
+    /** Under STOP: true once Phala shows the fenced CVM stopped (or gone); until then the stop is asked again. */
+    public static final String FENCE_HOLDS = "fenceHolds";
+
+    private AttestationVariables() {
+    }
+}

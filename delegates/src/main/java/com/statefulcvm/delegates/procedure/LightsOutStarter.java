@@ -1,0 +1,43 @@
+package com.statefulcvm.delegates.procedure;
+
+import org.camunda.bpm.engine.RuntimeService;
+import org.springframework.stereotype.Component;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static com.statefulcvm.delegates.procedure.ScaleStarter.requestedByWithReason;
+
+/**
+ * Starts lights-out-recovery.bpmn (business key: the set's name), asked by an operator or proposed by the health
+ * monitor for an outage; the caller has checked that it may.
+ */
+@Component
+public class LightsOutStarter {
+
+    private final RuntimeService runtime;
+
+    public LightsOutStarter(RuntimeService runtime) {
+        this.runtime = runtime;
+    }
+
+    /** An operator's recovery; {@code readmitFenced}: the recorded override that starts fenced slots too. */
+    public String start(String replicaSet, String requestedBy, String reason, boolean readmitFenced) {
+        Map<String, Object> variables = new HashMap<>();
+        variables.put(LightsOutVariables.REPLICA_SET, replicaSet);
+        variables.put(LightsOutVariables.REQUESTED_BY, requestedBy);
+        variables.put(LightsOutVariables.LIGHTS_OUT_REASON, requestedByWithReason(requestedBy, reason));
+        variables.put(LightsOutVariables.READMIT_FENCED, readmitFenced);
+        return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, variables).getId();
+    }
+
+    /** The health monitor's proposal for an outage: its seed decision is always an operator's. */
+    public String proposeForOutage(String replicaSet, String reason) {
+        Map<String, Object> variables = new HashMap<>();
+        variables.put(LightsOutVariables.REPLICA_SET, replicaSet);
+        variables.put(LightsOutVariables.REQUESTED_BY, "health monitor");
+        variables.put(LightsOutVariables.LIGHTS_OUT_REASON, reason);
+        variables.put(LightsOutVariables.LIGHTS_OUT_TRIGGER, LightsOutVariables.TRIGGER_OUTAGE);
+        return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, variables).getId();
+    }
+}

@@ -1,0 +1,33 @@
+package com.statefulcvm.delegates.procedure;
+
+import org.camunda.bpm.engine.RuntimeService;
+import org.springframework.stereotype.Component;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** Starts scale.bpmn (business key: the set's name); the caller has checked that it may. */
+@Component
+public class ScaleStarter {
+
+    private final RuntimeService runtime;
+
+    public ScaleStarter(RuntimeService runtime) {
+        this.runtime = runtime;
+    }
+
+    /** @return the process instance id */
+    public String start(String replicaSet, int replicas, String requestedBy, String reason) {
+        Map<String, Object> variables = new HashMap<>();
+        variables.put(ScaleVariables.REPLICA_SET, replicaSet);
+        variables.put(ScaleVariables.REQUESTED_REPLICAS, replicas);
+        variables.put(ScaleVariables.REQUESTED_BY, requestedBy);
+        variables.put(ScaleVariables.SCALE_REASON, requestedByWithReason(requestedBy, reason));
+        return runtime.startProcessInstanceByKey(ScaleVariables.PROCESS_KEY, replicaSet, variables).getId();
+    }
+
+    /** {@code requested by <user>[: <reason>]}: how a procedure's reason reads when an operator asked for it. */
+    static String requestedByWithReason(String user, String reason) {
+        return "requested by " + user + (reason == null ? "" : ": " + reason);
+    }
+}

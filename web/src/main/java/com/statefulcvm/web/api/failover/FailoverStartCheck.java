@@ -1,0 +1,55 @@
+package com.statefulcvm.web.api.failover;
+
+import com.statefulcvm.web.api.ProcedureStartCheck;
+import com.statefulcvm.web.api.ProcedureStart;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.springframework.stereotype.Component;
+
+import java.util.Set;
+
+/**
+ * failover.bpmn's start, from the start form ({@code replicaSet}, optional {@code reason}) or our REST API: a Patroni
+ * set, no failover, rollout or scale of it running ({@link FailoverController}'s rules and messages).
+ */
+@Component
+class FailoverStartCheck implements ProcedureStartCheck {
+
+    static final Set<String> START_VARIABLES = Set.of(FailoverVariables.REPLICA_SET, ProcedureVariables.REASON, FailoverVariables.FAILOVER_REASON,
+            FailoverVariables.REQUESTED_BY);
+
+    private final ReplicaSets replicaSets;
+    private final FailoverController failovers;
+
+    FailoverStartCheck(ReplicaSets replicaSets, FailoverController failovers) {
+        this.replicaSets = replicaSets;
+        this.failovers = failovers;
+    }
+
+    @Override
+    public String processKey() {
+        return FailoverVariables.PROCESS_KEY;
+    }
+
+    @Override
+    public Set<String> startVariables() {
+        return START_VARIABLES;
+    }
+
+    @Override
+    public String check(ProcedureStart start) {
+        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+        FailoverController.requireFailoverType(spec);
+        failovers.requireNoneRunning(spec.getName());
+        String requestedBy = start.requestedBy(FailoverVariables.REQUESTED_BY);
+        String reason = start.text(ProcedureVariables.REASON);
+        start.remove(ProcedureVariables.REASON);
+        start.set(FailoverVariables.REQUESTED_BY, requestedBy);
+        if (start.text(FailoverVariables.FAILOVER_REASON) == null) {
+            start.set(FailoverVariables.FAILOVER_REASON, start.requestedByWithReason(requestedBy, reason));
+        }
+        return spec.getName();
+    }
+}

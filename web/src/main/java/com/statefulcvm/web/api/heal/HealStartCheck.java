@@ -1,0 +1,98 @@
+package com.statefulcvm.web.api.heal;
+
+import com.statefulcvm.web.api.ProcedureStartRefused;
+import com.statefulcvm.web.api.ProcedureStartCheck;
+import com.statefulcvm.web.api.ProcedureStart;
+import com.statefulcvm.web.api.Ordinals;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.procedure.HealStarter;
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.ReplicaSetSpec;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import java.util.Set;
+
+/**
+ * heal.bpmn's start, from the start form ({@code replicaSet}, {@code ordinal}, optional {@code reason}), our REST API or
+ * the health monitor: the instance exists, no heal of it runs, no rollout works on it ({@link HealStarter}'s rules,
+ * the REST API's messages), and a fenced instance only by a readmit. The health monitor's budget is the monitor's own
+ * business and is not asked here.
+ */
+@Component
+class HealStartCheck implements ProcedureStartCheck {
+
+    static final Set<String> START_VARIABLES = Set.of(HealVariables.REPLICA_SET, HealVariables.ORDINAL, ProcedureVariables.REASON,
+            HealVariables.SLOT, HealVariables.HEAL_REASON, HealVariables.HEAL_TRIGGER, HealVariables.REQUESTED_BY);
+
+    private final ReplicaSets replicaSets;
+    private final HealStarter starter;
+    private final HealController heals;
+
+    HealStartCheck(ReplicaSets replicaSets, HealStarter starter, HealController heals) {
+        this.replicaSets = replicaSets;
+        this.starter = starter;
+        this.heals = heals;
+    }
+
+    @Override
+    public String processKey() {
+        return HealVariables.HEAL_PROCESS;
+    }
+
+    @Override
+    public Set<String> startVariables() {
+        return START_VARIABLES;
+    }
+
+    /**
+     * A user's heal is the operator's (the default) or a readmit of a fenced slot; only the application's own code
+     * (the health monitor) starts one as the monitor.
+     */
+    private String trigger(ProcedureStart start, ReplicaSetSpec spec, int ordinal) {
+        String given = start.text(HealVariables.HEAL_TRIGGER);
+        if (given == null) {
+            return HealVariables.TRIGGER_OPERATOR;
+        }
+        if (HealVariables.TRIGGER_READMIT.equals(given)) {
+            heals.requireFenced(spec, ordinal);
+            return given;
+        }
+        if (HealVariables.TRIGGER_OPERATOR.equals(given) || HealVariables.TRIGGER_MONITOR.equals(given) && !start.byUser()) {
+            return given;
+        }
+        throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, HealVariables.HEAL_TRIGGER + ": must be '"
+                + HealVariables.TRIGGER_OPERATOR + "' or '" + HealVariables.TRIGGER_READMIT + "' (of a fenced instance), was '" + given + "'");
+    }
+
+    @Override
+    public String check(ProcedureStart start) {
+        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+        Object given = start.firstOf(HealVariables.ORDINAL);
+        if (given == null) {
+            throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, "ordinal: is required");
+        }
+        int ordinal = Ordinals.parse(spec, String.valueOf(given));
+        String slot = spec.slotName(ordinal);
+        String trigger = trigger(start, spec, ordinal);
+        if (!HealVariables.TRIGGER_READMIT.equals(trigger)) {
+            heals.requireNotFenced(spec, ordinal);
+        }
+        // the set's lock first, then the engine's state: a concurrent start is over (and seen) or waits for this one
+        starter.serializeStartsOf(spec.getName());
+        HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
+
+        String requestedBy = start.requestedBy(HealVariables.REQUESTED_BY);
+        String reason = start.text(ProcedureVariables.REASON);
+        start.remove(ProcedureVariables.REASON);
+        start.set(HealVariables.ORDINAL, ordinal);
+        start.set(HealVariables.SLOT, slot);
+        start.set(HealVariables.REQUESTED_BY, requestedBy);
+        start.set(HealVariables.HEAL_TRIGGER, trigger);
+        if (start.text(HealVariables.HEAL_REASON) == null) {
+            start.set(HealVariables.HEAL_REASON, start.requestedByWithReason(requestedBy, reason));
+        }
+        return HealVariables.businessKey(spec.getName(), ordinal);
+    }
+}
