@@ -2,7 +2,12 @@ package com.statefulcvm.delegates;
 
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.rollout.ApplyPlannedAction;
+import com.statefulcvm.delegates.support.EffectivePolicy;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.StepHeld;
+import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.EffectSettings;
@@ -27,6 +32,7 @@ import java.time.Clock;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
@@ -54,14 +60,20 @@ class ApplyPlannedActionTest {
     private final DelegateExecution execution = mock(DelegateExecution.class);
     private final MemoryEffectIntents intents = new MemoryEffectIntents();
     private final PhalaEffects effects = new PhalaEffects(phala, intents, Clock.systemUTC(), new EffectSettings(null));
+    private final ReplicaSets sets = mock(ReplicaSets.class);
+    private final FenceRegistry fences = mock(FenceRegistry.class);
     private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
             mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
-            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)));
+            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
+            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy(), effects);
 
     @BeforeEach
     void aRestartOfTheSlot() {
         ReplicaSetSpec spec = new ReplicaSetSpec();
         spec.setName("webdemo");
+        spec.setReplicas(3);
+        when(sets.appId(spec)).thenReturn("app-web");
+        setIsLive("running", "running", "running");
         when(slots.spec(execution)).thenReturn(spec);
         when(slots.slot(execution)).thenReturn("webdemo-1");
         when(slots.action(execution)).thenReturn(RolloutAction.RESTART);
@@ -70,6 +82,17 @@ class ApplyPlannedActionTest {
         when(execution.getProcessDefinitionId()).thenReturn("rollout:3:abc");
         when(execution.getVariable("replicaSet")).thenReturn("webdemo");
         when(execution.getVariable("slot")).thenReturn("webdemo-1");
+    }
+
+    /** What Phala shows now for webdemo-0, -1 and -2 (the slot's own CVM is asked for by {@link #slotHas}). */
+    private void setIsLive(String... statuses) {
+        java.util.List<CvmInfo> cvms = new java.util.ArrayList<>();
+        for (int i = 0; i < statuses.length; i++) {
+            CvmInfo c = ComposeUpdaterTest.cvm(statuses[i], false, TARGET);
+            cvms.add(new CvmInfo("cvm_" + i, "webdemo-" + i, c.appId(), "uuid-" + i, c.instanceId(), c.status(), c.inProgress(),
+                    c.progress(), c.composeHash(), null, null, null, null, null, null, null, null, null, null, null, c.composeFile()));
+        }
+        when(phala.listAppCvms("app-web")).thenReturn(cvms);
     }
 
     private EffectScope scope() {
@@ -163,5 +186,71 @@ class ApplyPlannedActionTest {
 
         verify(phala, times(1)).updateEnvs(anyString(), any());
         verify(phala, never()).restart(anyString(), anyBoolean());
+    }
+
+    @Test
+    void noSlotIsTakenDownWhileAnotherWentDownSinceThePlan() {
+        // seed 18: webdemo-0 crashed a moment ago; the registry may not show it yet, Phala does
+        setIsLive("stopped", "running", "running");
+        slotHas(ComposeUpdaterTest.cvm("running", false, "services:\n  web:\n    image: a\n"));
+
+        assertThatThrownBy(() -> apply.execute(execution)).isInstanceOfSatisfying(StepHeld.class, held -> {
+            assertThat(held.getMessage()).startsWith("Holding: Disruption budget of 'webdemo' spent: taking webdemo-1 down "
+                    + "would leave 1 serving, the budget needs 2").contains("webdemo-0 (CVM status stopped)");
+            assertThat(held.until()).isAfter(java.time.Instant.now());
+            assertThat(held.stage()).get().asString().startsWith("holding before taking webdemo-1 down");
+        });
+        verify(phala, never()).updateDockerCompose(any(), any());
+        verify(phala, never()).restart(anyString(), anyBoolean());
+        verify(phala, never()).updateEnvs(anyString(), any());
+        assertThat(intents.ofProcedure("rollout-1")).as("no intent: nothing was asked").isEmpty();
+
+        // once the other slot runs again the held step acts
+        setIsLive("running", "running", "running");
+        when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-3", null));
+        apply.execute(execution);
+        verify(phala).updateDockerCompose("cvm_abc", TARGET);
+    }
+
+    @Test
+    void aFencedSlotAndAnOperationInProgressCountAsDown() {
+        when(fences.fences("webdemo")).thenReturn(java.util.List.of(new com.statefulcvm.fleet.admission.Fence("webdemo", 2, "i",
+                com.statefulcvm.fleet.FencePolicy.values()[0], "attestation failed", java.time.Instant.now(), null)));
+        slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
+        assertThatThrownBy(() -> apply.execute(execution)).isInstanceOf(StepHeld.class).hasMessageContaining("webdemo-2 (fenced)");
+
+        when(fences.fences("webdemo")).thenReturn(java.util.List.of());
+        setIsLive("running", "running", "restarting");
+        assertThatThrownBy(() -> apply.execute(execution)).isInstanceOf(StepHeld.class).hasMessageContaining("webdemo-2 (CVM status restarting)");
+        verify(phala, never()).restart(anyString(), anyBoolean());
+    }
+
+    @Test
+    void theRolloutsOwnMaxUnavailableIsTheBudget() {
+        when(execution.getVariable("updatePolicyOverride")).thenReturn("{\"maxUnavailable\": 2}");
+        setIsLive("stopped", "running", "running");
+        slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
+        apply.execute(execution);
+        verify(phala).restart("cvm_abc", false);
+    }
+
+    @Test
+    void aRerunOfAnAttemptThatAskedAlreadyIsNotHeld() {
+        when(phala.restart("cvm_abc", false)).thenReturn(ComposeUpdaterTest.cvm("restarting", true, TARGET));
+        slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
+        apply.execute(execution);
+        // the job's node died after Phala took the restart; meanwhile another slot crashed
+        setIsLive("stopped", "restarting", "running");
+        apply.execute(execution);
+        verify(phala, times(1)).restart("cvm_abc", false);
+    }
+
+    @Test
+    void aCrashedSlotOfTheWaveIsStartedWhateverTheOthersDo() {
+        // starting a stopped CVM takes nothing down
+        setIsLive("stopped", "stopped", "running");
+        slotHas(ComposeUpdaterTest.cvm("stopped", false, TARGET));
+        apply.execute(execution);
+        verify(phala).start("cvm_abc");
     }
 }

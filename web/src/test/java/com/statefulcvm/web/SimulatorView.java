@@ -38,13 +38,22 @@ public final class SimulatorView {
 
     /** Stops the CVM through the simulator's Phala API, as a power loss or an operator would ({@code POST .../stop}). */
     public void stop(String name) {
+        lifecycle(name, "stop");
+    }
+
+    /** Starts a stopped CVM through the simulator's Phala API, as an operator would ({@code POST .../start}). */
+    public void start(String name) {
+        lifecycle(name, "start");
+    }
+
+    private void lifecycle(String name, String action) {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
         // the newest shapes (compose_hash, in_progress): without the header the simulator answers the oldest
         headers.set("X-Phala-Version", "2026-05-22");
-        ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name + "/stop", HttpMethod.POST,
+        ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name + "/" + action, HttpMethod.POST,
                 new HttpEntity<>(headers), String.class);
-        assertThat(response.getStatusCode().is2xxSuccessful()).as("stop " + name + ": " + response.getBody()).isTrue();
+        assertThat(response.getStatusCode().is2xxSuccessful()).as(action + " " + name + ": " + response.getBody()).isTrue();
     }
 
     /** The CVM as the simulator's Phala API shows it, or null when it has none of that name (404). */

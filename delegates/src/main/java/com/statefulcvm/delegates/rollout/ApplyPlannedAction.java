@@ -4,12 +4,15 @@ import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.EffectOutcome;
 import com.statefulcvm.delegates.support.EffectScope;
+import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.EnvUpdater;
+import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ConditionType;
@@ -31,6 +34,13 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
  * from what Phala shows, and each call is made through {@link PhalaEffects}: its intent is committed first, so a job
  * that runs again (after a crash, a kill -9 or a database restart) reads it back and never restarts, updates, creates
  * or deletes twice for one attempt at the slot ({@link EffectScope}).
+ * <p>
+ * Before a restart or a replacement takes the slot down (its CVM runs), the step looks at the set as it is now
+ * ({@link TakeDownCheck}: Phala's live statuses and the fences, judged by the set's disruption budget under the
+ * rollout's effective policy): another slot that went down since the plan (a crash a second ago) may have spent the
+ * budget. Then it holds: nothing is asked, the job is due again shortly with its retries intact, and the slot's
+ * progress deadline keeps running. A re-run of an attempt that already asked Phala is not held: its effect is under
+ * way and is read back, never made twice.
  */
 @Component("applyPlannedAction")
 public class ApplyPlannedAction implements JavaDelegate {
@@ -46,11 +56,17 @@ public class ApplyPlannedAction implements JavaDelegate {
     private final RestartOnce restarts;
     private final EnvUpdater envs;
     private final TargetCompose targets;
+    private final TakeDownCheck budget;
+    private final EffectivePolicy policies;
+    private final PhalaEffects effects;
 
     public ApplyPlannedAction(SlotReader slots, ComposeUpdater updater, SlotProvisioner provisioner,
                               ReplicaSetObserver observer, SlotConditions conditions, RestartOnce restarts, EnvUpdater envs,
-                              TargetCompose targets) {
+                              TargetCompose targets, TakeDownCheck budget, EffectivePolicy policies, PhalaEffects effects) {
         this.targets = targets;
+        this.budget = budget;
+        this.policies = policies;
+        this.effects = effects;
         this.envs = envs;
         this.slots = slots;
         this.updater = updater;
@@ -68,6 +84,9 @@ public class ApplyPlannedAction implements JavaDelegate {
         String target = targets.of(execution);
         Optional<CvmInfo> cvm = slots.find(spec, slot);
         EffectScope scope = EffectScope.of(execution);
+        if (takesSlotDown(action) && cvm.filter(CvmInfo::isRunning).isPresent() && !effects.askedBefore(scope)) {
+            budget.requireRoom(spec, policies.of(spec, execution), slot);
+        }
         String outcome = switch (action) {
             case ADD_SURGE -> provisioner.ensureCreated(scope, spec, slot, cvm, target);
             case REFRESH -> "refresh: the CVM is not changed; it is re-attested and recorded on the target";
@@ -114,6 +133,10 @@ public class ApplyPlannedAction implements JavaDelegate {
         // needs to run again, when the operator retries the slot.
         return (cvm.isRunning() ? "restart of " : "start of ") + cvm.name() + " (compose unchanged): "
                 + restarts.restartOrStart(scope, cvm).text();
+    }
+
+    private static boolean takesSlotDown(RolloutAction action) {
+        return action == RolloutAction.RESTART || action == RolloutAction.REPLACE;
     }
 
     /** True when the slot's compose differed from the target when the rollout was planned (PlanRollout). */

@@ -137,6 +137,19 @@ public class PhalaEffects {
         });
     }
 
+    /**
+     * True when this scope (one attempt at one slot) has asked Phala for anything that may have happened: a run of the
+     * step after that is a re-run, whose effect is already on its way, not a new decision to take the slot down.
+     */
+    public boolean askedBefore(EffectScope scope) {
+        if (scope.procedureInstanceId() == null) {
+            return false;
+        }
+        String prefix = scope.id() + "/";
+        return intents.ofProcedure(scope.procedureInstanceId()).stream()
+                .anyMatch(i -> i.key().startsWith(prefix) && i.state() != EffectState.NOT_APPLIED);
+    }
+
     /** The intent of one effect of the scope, if any was recorded. */
     public Optional<EffectIntent> intent(EffectScope scope, Effect effect) {
         return intents.find(scope.key(effect, null));

@@ -102,6 +102,38 @@ public final class DisruptionBudget {
     }
 
     /**
+     * Whether one of our procedures may take {@code slot} down now, judged on the set's <b>other</b> slots as they are
+     * this moment (read live: a crash of a moment ago counts). Once the slot is down, no more than
+     * {@link #disruptionsAllowed()} members may be unavailable, so the others that serve must number at least members −
+     * disruptionsAllowed. A surge slot that serves counts among them: a policy of maxUnavailable 0 takes a slot down
+     * once its surge instance serves. The slot itself is not counted either way: taking down a slot that is down
+     * already (it crashed) costs nothing more.
+     */
+    public TakeDown judgeTakeDown(String slot, List<SlotAvailability> others) {
+        List<SlotAvailability> down = others.stream().filter(SlotAvailability::down).toList();
+        int serving = others.size() - down.size();
+        int needed = Math.max(0, members - disruptionsAllowed());
+        return new TakeDown(this, slot, serving >= needed, serving, needed, down);
+    }
+
+    /** The budget's answer for taking one slot down now, with the numbers it decided on. */
+    public record TakeDown(DisruptionBudget budget, String slot, boolean allowed, int serving, int needed,
+                           List<SlotAvailability> down) {
+
+        public TakeDown {
+            down = List.copyOf(down);
+        }
+
+        /** "taking web-1 down would leave 3 serving, the budget needs 4 (...); down now: web-0 (CVM status stopped)". */
+        public String summary() {
+            String which = down.isEmpty() ? "none" : down.stream().map(s -> s.slot() + " (" + s.why() + ")")
+                    .collect(Collectors.joining(", "));
+            return "taking " + slot + " down would leave " + serving + " serving, the budget needs " + needed
+                    + " (" + budget.disruptionsAllowed() + " down by our hand at most; " + budget.describe() + "); down now: " + which;
+        }
+    }
+
+    /**
      * The budget's verdict on the set now: which slots are down and whether that is an outage.
      */
     public record Judgement(DisruptionBudget budget, List<SlotAvailability> down, boolean outage) {

@@ -69,4 +69,47 @@ class DisruptionBudgetTest {
         assertThat(oneDown.room()).isEqualTo(1);
         assertThat(DisruptionBudget.of(3, "etcd", maxUnavailable("1")).judge(slots(3, 2)).room()).isZero();
     }
+
+    /** The other slots of a set of {@code members}: {@code down} of them down, the rest serving. */
+    private static List<SlotAvailability> others(int members, int down) {
+        return slots(members, down).subList(0, members - 1);
+    }
+
+    @Test
+    void aSlotIsNotTakenDownWhileAnotherIsDownAlready() {
+        // seed 18 of the chaos checker: web-0 crashed, and a moment later the rollout took web-1 down
+        DisruptionBudget web = DisruptionBudget.of(5, "generic", maxUnavailable("1"));
+        assertThat(web.judgeTakeDown("s-4", others(5, 0)).allowed()).isTrue();
+        DisruptionBudget.TakeDown spent = web.judgeTakeDown("s-4", others(5, 1));
+        assertThat(spent.allowed()).isFalse();
+        assertThat(spent.summary()).isEqualTo("taking s-4 down would leave 3 serving, the budget needs 4 (1 down by our "
+                + "hand at most; quorum 1 of 5, tolerates 4 down); down now: s-0 (CVM status stopped)");
+        assertThat(DisruptionBudget.of(5, "generic", maxUnavailable("2")).judgeTakeDown("s-4", others(5, 1)).allowed())
+                .as("maxUnavailable 2 leaves room for one more").isTrue();
+    }
+
+    @Test
+    void aRaftStoreNeverLosesItsQuorumByOurHand() {
+        DisruptionBudget etcd = DisruptionBudget.of(3, "etcd", maxUnavailable("2"));
+        assertThat(etcd.judgeTakeDown("s-2", others(3, 0)).allowed()).isTrue();
+        assertThat(etcd.judgeTakeDown("s-2", others(3, 1)).allowed()).as("1 of 3 would serve").isFalse();
+    }
+
+    @Test
+    void aSurgeThatServesMakesRoomForMaxUnavailableZero() {
+        UpdatePolicy policy = maxUnavailable("0");
+        policy.setMaxSurge("1");
+        DisruptionBudget surging = DisruptionBudget.of(3, "generic", policy);
+        List<SlotAvailability> withoutSurge = others(3, 0);
+        assertThat(surging.judgeTakeDown("s-2", withoutSurge).allowed()).as("no surge serving yet").isFalse();
+        List<SlotAvailability> withSurge = new ArrayList<>(withoutSurge);
+        withSurge.add(SlotAvailability.up(3, "s-3"));
+        assertThat(surging.judgeTakeDown("s-2", withSurge).allowed()).isTrue();
+    }
+
+    @Test
+    void aSlotThatIsDownAlreadyCostsNothingMore() {
+        DisruptionBudget one = DisruptionBudget.of(1, "generic", maxUnavailable("1"));
+        assertThat(one.judgeTakeDown("s-0", List.of()).allowed()).isTrue();
+    }
 }

@@ -6,6 +6,7 @@ import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.delegates.support.PhalaCircuit;
 import com.statefulcvm.delegates.support.PhalaOutage;
 import com.statefulcvm.delegates.support.PhalaUnreachable;
+import com.statefulcvm.delegates.support.StepHeld;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
@@ -31,7 +32,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -94,7 +94,7 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
     public void postInit(ProcessEngineConfigurationImpl configuration) {
         FailedJobCommandFactory engines = configuration.getFailedJobCommandFactory() != null
                 ? configuration.getFailedJobCommandFactory() : new DefaultFailedJobCommandFactory();
-        configuration.setFailedJobCommandFactory((jobId, exception) -> DeadlineHeld.in(exception)
+        configuration.setFailedJobCommandFactory((jobId, exception) -> StepHeld.in(exception)
                 .<Command<Object>>map(held -> context -> hold(context, jobId, held))
                 .or(() -> PhalaOutage.in(exception).filter(this::meansUnreachable)
                         .map(outage -> context -> pause(context, jobId, outage, exception)))
@@ -109,15 +109,23 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
         return !outage.isOutcomeUnknown() || circuit.open().isPresent();
     }
 
-    /** A deadline that came due too soon after an outage: due again when the time the outage took is given back. */
-    private Object hold(CommandContext context, String jobId, DeadlineHeld held) {
+    /**
+     * A job that must not act yet ({@link StepHeld}): a deadline that came due too soon after an outage (due again when
+     * the time the outage took is given back), or a step held by the disruption budget. Due again then, retries kept,
+     * no incident; the message is the job's exception message in Cockpit, and a step's stage says it too.
+     */
+    private Object hold(CommandContext context, String jobId, StepHeld held) {
         JobEntity job = context.getJobManager().findJobById(jobId);
         if (job == null) {
             return null;
         }
         job.unlock();
-        job.setDuedate(Date.from(held.until));
+        job.setDuedate(Date.from(held.until()));
         job.setExceptionMessage(held.getMessage());
+        ExecutionEntity execution = job.getExecution();
+        if (execution != null) {
+            held.stage().ifPresent(stage -> execution.setVariable(ProcedureVariables.STAGE, stage));
+        }
         log.info("{} (job {})", held.getMessage(), jobId);
         return null;
     }
@@ -171,21 +179,10 @@ public class PhalaOutagePause extends AbstractProcessEnginePlugin {
     }
 
     /** A deadline's start refused: Phala Cloud came back less than the outage's length ago. */
-    static final class DeadlineHeld extends RuntimeException {
-        final Instant until;
+    static final class DeadlineHeld extends StepHeld {
 
         DeadlineHeld(Instant until) {
-            super("Deadline held until " + until + ": Phala Cloud was unreachable, the step gets back the time that took");
-            this.until = until;
-        }
-
-        static Optional<DeadlineHeld> in(Throwable failure) {
-            for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof DeadlineHeld held) {
-                    return Optional.of(held);
-                }
-            }
-            return Optional.empty();
+            super("Deadline held until " + until + ": Phala Cloud was unreachable, the step gets back the time that took", until, null);
         }
     }
 

@@ -228,17 +228,25 @@ final class ChaosCluster implements AutoCloseable {
 
     /** Every CVM of the fleet runs and is settled (the heals of the last seed done). */
     boolean fleetRunning() {
+        return notRunning().isEmpty();
+    }
+
+    /** The fleet's slots whose CVM does not run settled now, each with what Phala shows ("pgha-2 (stopped)"). */
+    List<String> notRunning() {
         try {
             Map<String, JsonNode> cvms = cvms();
+            List<String> down = new ArrayList<>();
             for (String slot : ChaosFleet.slots()) {
                 JsonNode cvm = cvms.get(slot);
-                if (cvm == null || !"running".equals(cvm.path("status").asText()) || cvm.path("in_progress").asBoolean(false)) {
-                    return false;
+                if (cvm == null) {
+                    down.add(slot + " (no CVM)");
+                } else if (!"running".equals(cvm.path("status").asText()) || cvm.path("in_progress").asBoolean(false)) {
+                    down.add(slot + " (" + cvm.path("status").asText() + (cvm.path("in_progress").asBoolean(false) ? ", in progress" : "") + ")");
                 }
             }
-            return true;
+            return down;
         } catch (Exception notYet) {
-            return false;
+            return List.of("the simulator did not answer: " + notYet);
         }
     }
 

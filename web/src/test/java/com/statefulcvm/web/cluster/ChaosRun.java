@@ -379,7 +379,7 @@ final class ChaosRun {
             deleteRunning();
         }
         if (!cluster.fleetRunning()) {
-            notes.add("not every CVM runs " + SETTLE.toSeconds() + " s after the last step");
+            notes.add("not every CVM runs " + SETTLE.toSeconds() + " s after the last step: " + String.join(", ", cluster.notRunning()));
         }
     }
 

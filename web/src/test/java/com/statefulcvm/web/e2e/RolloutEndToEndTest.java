@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.fleet.admission.BootMarker;
 import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.ManagementService;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.AfterEach;
@@ -54,6 +57,10 @@ class RolloutEndToEndTest {
     TaskService tasks;
     @Autowired
     HistoryService history;
+    @Autowired
+    ManagementService management;
+    @Autowired
+    RuntimeService runtime;
 
     private RolloutDriver driver() {
         return new RolloutDriver(http, tasks, history, SET);
@@ -126,6 +133,52 @@ class RolloutEndToEndTest {
         driver().awaitEnded(pid, "EndEvent_RolloutAborted");
         assertThat(cvmComposeHash(SET + "-0")).isEqualTo(oldHashOfSlot0);
         assertThat(cvmComposeHash(SET + "-2")).isEqualTo(oldHashOfSlot2);
+    }
+
+    @Test
+    void aSlotThatWentDownAfterThePlanHoldsTheNextTakeDownUntilItRunsAgain() throws Exception {
+        driver().awaitAllRunning(3);
+        String compose = "services:\n  web:\n    image: nginxdemos/hello:0.6\n";
+        // the hold outlasts the set's 6 s deadline; the plan is made now, with every CVM running
+        String pid = driver().startRollout(compose, Map.of("progressDeadlineSeconds", 120));
+        driver().awaitTask(pid, "UserTask_ApproveRollout");
+        // webdemo-0 (updated last) goes down after the plan and before the first take-down; no monitor heals it here
+        simulator().stop(SET + "-0");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "stopped".equals(simulatorCvm(SET + "-0").get("status").asText()));
+        long since = lastEventSeq();
+        driver().approve(pid);
+        try {
+            holdsThenCompletes(pid, since, compose);
+        } finally {
+            if ("stopped".equals(simulatorCvm(SET + "-0").get("status").asText())) {
+                simulator().start(SET + "-0");
+            }
+            if (runtime.createProcessInstanceQuery().processInstanceId(pid).count() > 0) {
+                runtime.deleteProcessInstance(pid, "test over");
+            }
+        }
+    }
+
+    private void holdsThenCompletes(String pid, long since, String compose) throws Exception {
+        Job held = await().atMost(Duration.ofSeconds(90)).until(() -> management.createJobQuery().processInstanceId(pid)
+                .activityId("Task_ApplyPlannedAction").list().stream()
+                .filter(j -> j.getExceptionMessage() != null && j.getExceptionMessage().startsWith("Holding")).findFirst().orElse(null),
+                j -> j != null);
+        assertThat(held.getExceptionMessage()).startsWith("Holding: Disruption budget of 'webdemo' spent: taking webdemo-2 down "
+                + "would leave 1 serving, the budget needs 2").contains("webdemo-0 (CVM status stopped");
+        // the step's R5/PT10S, untouched by the hold: a failure would have used one
+        assertThat(held.getRetries()).isEqualTo(5);
+        assertThat(management.createJobQuery().processInstanceId(pid).withException().list())
+                .allSatisfy(j -> assertThat(j.getExceptionMessage()).startsWith("Holding"));
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(30)).until(() -> firstUpdateOrder(eventsSince(since)).isEmpty());
+
+        simulator().start(SET + "-0");
+        driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
+        List<JsonNode> events = eventsSince(since);
+        assertThat(firstUpdateOrder(events)).containsExactly(SET + "-2", SET + "-1", SET + "-0");
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            assertThat(simulatorCvm(SET + "-" + ordinal).get("compose_file").get("docker_compose_file").asText()).isEqualTo(compose);
+        }
     }
 
     @Test
