@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Capacity of one application node with the embedded simulator, and of two nodes on one PostgreSQL
-# (web/src/test/java/com/statefulcvm/web/CapacityBenchmark.java, profile web/src/test/resources/application-capacity.yaml):
+# (web/src/test/java/com/statefulcvm/web/benchmark/CapacityBenchmark.java, profile web/src/test/resources/application-capacity.yaml):
 #   1. SETS sets of SET_SIZE instances monitored every INTERVAL_SECONDS for MONITOR_SECONDS: late rounds, CPU, heap;
 #      CRASHES crashes and the time to each heal's start against interval x UNHEALTHY_THRESHOLD + 2 s;
 #   2. ROLLOUTS rollouts started at once (maxUnavailable ROLLOUT_MAX_UNAVAILABLE): all complete, makespan, jobs/s;

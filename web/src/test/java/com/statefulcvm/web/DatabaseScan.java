@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * Searches every text and binary column of every table (the engine's and ours) for values that must not be stored:
  * what the secrecy tests use to show a secret is in no table.
  */
-final class DatabaseScan {
+public final class DatabaseScan {
 
     private static final Set<Integer> TEXT = Set.of(Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.CLOB, Types.NCHAR,
             Types.NVARCHAR, Types.LONGNVARCHAR, Types.NCLOB);
@@ -31,14 +31,14 @@ final class DatabaseScan {
     private DatabaseScan() {
     }
 
-    record Scan(Set<String> tables, Map<String, List<String>> hits) {
-        List<String> tablesContaining(String needle) {
+    public record Scan(Set<String> tables, Map<String, List<String>> hits) {
+        public List<String> tablesContaining(String needle) {
             return hits.getOrDefault(needle, List.of());
         }
     }
 
     /** Every text and binary column of every table, as text (binary as UTF-8 and ISO-8859-1), searched for each needle. */
-    static Scan scan(DataSource dataSource, List<String> needles) throws SQLException {
+    public static Scan scan(DataSource dataSource, List<String> needles) throws SQLException {
         Set<String> tables = new TreeSet<>();
         Map<String, List<String>> hits = new LinkedHashMap<>();
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);

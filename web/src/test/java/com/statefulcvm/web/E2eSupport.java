@@ -14,13 +14,13 @@ import java.util.List;
 
 import static org.awaitility.Awaitility.await;
 
-final class E2eSupport {
+public final class E2eSupport {
 
     private E2eSupport() {
     }
 
     /** The client and the probe URLs embed the port, so the test fixes a free one before the context starts. */
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -32,7 +32,7 @@ final class E2eSupport {
      * For a {@code @DynamicPropertySource}: the application on a port fixed before the context starts, with an
      * in-memory database of the test's own (two contexts sharing one would steal each other's engine jobs).
      */
-    static void onFreePortWithDatabase(DynamicPropertyRegistry registry, String database) {
+    public static void onFreePortWithDatabase(DynamicPropertyRegistry registry, String database) {
         int port = freePort();
         registry.add("server.port", () -> port);
         registry.add("spring.datasource.url", () -> "jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1");
@@ -43,7 +43,7 @@ final class E2eSupport {
      * may end, or its parent (a rollback is a call activity) may take it along, between the query and the delete,
      * and a delete may collide with a job's transaction; none of that should fail the test that just passed.
      */
-    static void deleteRunning(RuntimeService runtime, String processKey) {
+    public static void deleteRunning(RuntimeService runtime, String processKey) {
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             List<String> roots = runtime.createProcessInstanceQuery().processDefinitionKey(processKey).list().stream()
                     .filter(p -> p.getId().equals(p.getRootProcessInstanceId()))
@@ -57,7 +57,7 @@ final class E2eSupport {
      * One instance, tolerating that it has ended already or ends meanwhile (the engine then finds no executions to
      * delete), and retrying while a job holds it.
      */
-    static void deleteIfRunning(RuntimeService runtime, String processInstanceId) {
+    public static void deleteIfRunning(RuntimeService runtime, String processInstanceId) {
         await().atMost(Duration.ofSeconds(30))
                 .ignoreExceptionsMatching(e -> e instanceof OptimisticLockingException || e instanceof NullValueException)
                 .until(() -> {

@@ -20,32 +20,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Drives rollouts as an operator would, over the application's HTTP APIs; shared by the end-to-end tests. */
-final class RolloutDriver {
+public final class RolloutDriver {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private final TestRestTemplate http;
     private final TaskService tasks;
     private final HistoryService history;
     private final String set;
 
-    RolloutDriver(TestRestTemplate http, TaskService tasks, HistoryService history, String set) {
+    public RolloutDriver(TestRestTemplate http, TaskService tasks, HistoryService history, String set) {
         this.http = http;
         this.tasks = tasks;
         this.history = history;
         this.set = set;
     }
 
-    TestRestTemplate admin() {
+    public TestRestTemplate admin() {
         return http.withBasicAuth("admin", "admin");
     }
 
-    String startRollout(String compose) throws Exception {
+    public String startRollout(String compose) throws Exception {
         return startRollout(compose, null);
     }
 
     /** With a per-rollout policy override (null for none). */
-    String startRollout(String compose, Map<String, Object> updatePolicy) throws Exception {
+    public String startRollout(String compose, Map<String, Object> updatePolicy) throws Exception {
         Map<String, Object> body = new java.util.HashMap<>(Map.of("dockerCompose", compose));
         if (updatePolicy != null) {
             body.put("updatePolicy", updatePolicy);
@@ -57,23 +57,23 @@ final class RolloutDriver {
     }
 
     /** Completes the approval before the rollout, through the engine's REST API as Tasklist does. */
-    void approve(String pid) {
+    public void approve(String pid) {
         Task approval = awaitTask(pid, "UserTask_ApproveRollout");
         ResponseEntity<String> done = completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
         assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
     }
 
-    Task awaitTask(String pid, String taskDefinitionKey) {
+    public Task awaitTask(String pid, String taskDefinitionKey) {
         return awaitTask(pid, taskDefinitionKey, Duration.ofSeconds(60));
     }
 
-    Task awaitTask(String pid, String taskDefinitionKey, Duration atMost) {
+    public Task awaitTask(String pid, String taskDefinitionKey, Duration atMost) {
         return await().atMost(atMost).until(() -> tasks.createTaskQuery().processInstanceId(pid)
                 .taskDefinitionKey(taskDefinitionKey).singleResult(), t -> t != null);
     }
 
     /** The task's form variables as Tasklist loads them (the engine's REST API), by name. */
-    Map<String, String> formVariables(String taskId) throws Exception {
+    public Map<String, String> formVariables(String taskId) throws Exception {
         JsonNode variables = JSON.readTree(admin().getForObject("/engine-rest/task/" + taskId + "/form-variables", String.class));
         Map<String, String> values = new java.util.HashMap<>();
         variables.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().path("value").asText()));
@@ -81,28 +81,28 @@ final class RolloutDriver {
     }
 
     /** Completes the leader's approval ("Approve the leader's step: ..."), through the engine's REST API. */
-    void approveLeader(String taskId) {
+    public void approveLeader(String taskId) {
         ResponseEntity<String> done = completeTask(taskId, Map.of("approved", Map.of("value", true, "type", "Boolean")));
         assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
     }
 
-    ResponseEntity<String> completeTask(String taskId, Map<String, Object> variables) {
+    public ResponseEntity<String> completeTask(String taskId, Map<String, Object> variables) {
         return admin().postForEntity("/engine-rest/task/" + taskId + "/complete", json(Map.of("variables", variables)), String.class);
     }
 
-    void awaitEnded(String pid, String endActivity) {
+    public void awaitEnded(String pid, String endActivity) {
         HistoricProcessInstance ended = await().atMost(Duration.ofSeconds(90)).until(() -> history.createHistoricProcessInstanceQuery()
                 .processInstanceId(pid).finished().singleResult(), p -> p != null);
         assertThat(ended.getEndActivityId()).isEqualTo(endActivity);
     }
 
-    JsonNode readSet() throws Exception {
+    public JsonNode readSet() throws Exception {
         ResponseEntity<String> response = admin().getForEntity("/api/replica-sets/" + set, String.class);
         assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
         return JSON.readTree(response.getBody());
     }
 
-    void awaitAllRunning(int replicas) {
+    public void awaitAllRunning(int replicas) {
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             int running = 0;
             for (JsonNode i : readSet().get("instances")) {
@@ -112,7 +112,7 @@ final class RolloutDriver {
         });
     }
 
-    static HttpEntity<Object> json(Object body) {
+    public static HttpEntity<Object> json(Object body) {
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);
         return new HttpEntity<>(body, headers);

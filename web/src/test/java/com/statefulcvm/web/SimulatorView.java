@@ -20,29 +20,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What the end-to-end tests read from the simulator, as an outside observer: its Phala API (what any client sees) and
  * its admin event journal (every status change of every CVM, in order), from which availability over time follows.
  */
-final class SimulatorView {
+public final class SimulatorView {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final TestRestTemplate http;
 
-    SimulatorView(TestRestTemplate http) {
+    public SimulatorView(TestRestTemplate http) {
         this.http = http;
     }
 
-    JsonNode cvm(String name) throws Exception {
+    public JsonNode cvm(String name) throws Exception {
         JsonNode cvm = cvmOrNull(name);
         assertThat(cvm).as("CVM " + name).isNotNull();
         return cvm;
     }
 
     /** Stops the CVM through the simulator's Phala API, as a power loss or an operator would ({@code POST .../stop}). */
-    void stop(String name) {
+    public void stop(String name) {
         lifecycle(name, "stop");
     }
 
     /** Starts a stopped CVM through the simulator's Phala API, as an operator would ({@code POST .../start}). */
-    void start(String name) {
+    public void start(String name) {
         lifecycle(name, "start");
     }
 
@@ -57,7 +57,7 @@ final class SimulatorView {
     }
 
     /** The CVM as the simulator's Phala API shows it, or null when it has none of that name (404). */
-    JsonNode cvmOrNull(String name) throws Exception {
+    public JsonNode cvmOrNull(String name) throws Exception {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");
         // the newest shapes (compose_hash, in_progress): without the header the simulator answers the oldest
@@ -70,17 +70,17 @@ final class SimulatorView {
         return JSON.readTree(response.getBody());
     }
 
-    String composeHash(String name) throws Exception {
+    public String composeHash(String name) throws Exception {
         return cvm(name).get("compose_hash").asText();
     }
 
-    long lastEventSeq() throws Exception {
+    public long lastEventSeq() throws Exception {
         JsonNode events = JSON.readTree(http.getForObject("/simulator/_admin/events", String.class));
         return events.isEmpty() ? 0 : events.get(events.size() - 1).get("seq").asLong();
     }
 
     /** When the last of the CVMs whose name starts with {@code prefix} began running (its current boot); null: none. */
-    java.time.Instant lastBoot(String prefix) throws Exception {
+    public java.time.Instant lastBoot(String prefix) throws Exception {
         java.time.Instant last = null;
         for (JsonNode e : JSON.readTree(http.getForObject("/simulator/_admin/events", String.class))) {
             if (e.get("cvm").asText().startsWith(prefix) && "running".equals(e.get("to").asText())) {
@@ -91,7 +91,7 @@ final class SimulatorView {
         return last;
     }
 
-    List<JsonNode> eventsSince(long seq) throws Exception {
+    public List<JsonNode> eventsSince(long seq) throws Exception {
         List<JsonNode> out = new ArrayList<>();
         JSON.readTree(http.getForObject("/simulator/_admin/events", String.class)).forEach(e -> {
             if (e.get("seq").asLong() > seq) {
@@ -106,7 +106,7 @@ final class SimulatorView {
      * name: the service names a new CVM itself and we rename it to its slot afterwards (PATCH /cvms/{id}/name), so
      * its first events (created, running) carry the service's name.
      */
-    static List<JsonNode> of(List<JsonNode> events, String prefix) {
+    public static List<JsonNode> of(List<JsonNode> events, String prefix) {
         Map<String, String> lastName = new LinkedHashMap<>();
         events.forEach(e -> lastName.put(identity(e), e.get("cvm").asText()));
         return events.stream()
@@ -124,7 +124,7 @@ final class SimulatorView {
     }
 
     /** The CVMs in the order in which each first left "running" for an update. */
-    static List<String> firstUpdateOrder(List<JsonNode> events) {
+    public static List<String> firstUpdateOrder(List<JsonNode> events) {
         List<String> order = new ArrayList<>();
         for (JsonNode e : events) {
             String cvm = e.get("cvm").asText();
@@ -136,12 +136,12 @@ final class SimulatorView {
     }
 
     /** The CVMs that changed status at all. */
-    static List<String> touched(List<JsonNode> events) {
+    public static List<String> touched(List<JsonNode> events) {
         return events.stream().map(e -> e.get("cvm").asText()).distinct().sorted().toList();
     }
 
     /** Replays the status changes and returns the most CVMs that were not running at any one moment. */
-    static int maxUnavailable(List<JsonNode> events) {
+    public static int maxUnavailable(List<JsonNode> events) {
         Map<String, String> status = new LinkedHashMap<>();
         int max = 0;
         for (JsonNode e : events) {
@@ -156,7 +156,7 @@ final class SimulatorView {
      * Rounds of disruption: how many times the number of CVMs that are not running rose from zero. A rollout that
      * takes instances down one at a time has as many rounds as instances; waves of two need half as many.
      */
-    static int rounds(List<JsonNode> events) {
+    public static int rounds(List<JsonNode> events) {
         Map<String, String> status = new LinkedHashMap<>();
         int rounds = 0;
         int down = 0;
@@ -175,7 +175,7 @@ final class SimulatorView {
      * Replays the status changes from a moment when {@code initiallyRunning} CVMs of the set ran, and returns the
      * fewest that were running at any one moment (a CVM created during the replay counts once it runs).
      */
-    static int minRunning(List<JsonNode> events, int initiallyRunning) {
+    public static int minRunning(List<JsonNode> events, int initiallyRunning) {
         Map<String, String> status = new LinkedHashMap<>();
         int running = initiallyRunning;
         int min = initiallyRunning;

@@ -17,9 +17,9 @@ import java.nio.charset.StandardCharsets;
  * Tasklist, and the CSRF token the webapps hand out in the {@code XSRF-TOKEN} cookie and expect back in the
  * {@code X-XSRF-TOKEN} header on every modifying request. What Tasklist's forms and our Cockpit plugins send.
  */
-final class WebappSession {
+public final class WebappSession {
 
-    static final String ENGINE_API = "/camunda/api/engine/engine/default";
+    public static final String ENGINE_API = "/camunda/api/engine/engine/default";
 
     private final String base;
     private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
@@ -31,7 +31,7 @@ final class WebappSession {
     }
 
     /** Logs {@code user} in to the webapp {@code app} (cockpit, tasklist) as its login page does. */
-    static WebappSession login(int port, String user, String password, String app) {
+    public static WebappSession login(int port, String user, String password, String app) {
         WebappSession session = new WebappSession("http://localhost:" + port);
         session.get("/camunda/api/admin/auth/user/default");   // hands out the CSRF token
         HttpResponse<String> login = session.send(HttpRequest.newBuilder(session.uri("/camunda/api/admin/auth/user/default/login/" + app))
@@ -47,26 +47,26 @@ final class WebappSession {
     }
 
     /** A client with no session at all. */
-    static WebappSession anonymous(int port) {
+    public static WebappSession anonymous(int port) {
         return new WebappSession("http://localhost:" + port);
     }
 
-    HttpResponse<String> getWithHeader(String path, String header, String value) {
+    public HttpResponse<String> getWithHeader(String path, String header, String value) {
         return send(HttpRequest.newBuilder(uri(path)).header("Accept", "application/json").header(header, value).GET());
     }
 
-    HttpResponse<String> get(String path) {
+    public HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).header("Accept", "application/json").GET());
     }
 
     /** A JSON POST with the session's CSRF token, as the webapps send it. */
-    HttpResponse<String> post(String path, String json) {
+    public HttpResponse<String> post(String path, String json) {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json").header("Accept", "application/json")
                 .header("X-XSRF-TOKEN", csrfToken()).POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** The same POST without the CSRF token: what a page of another site could make the browser send. */
-    HttpResponse<String> postWithoutCsrfToken(String path, String json) {
+    public HttpResponse<String> postWithoutCsrfToken(String path, String json) {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }

@@ -1,0 +1,272 @@
+package com.statefulcvm.web.e2e;
+
+import com.statefulcvm.web.SimulatorView;
+import com.statefulcvm.web.RolloutDriver;
+import com.statefulcvm.web.E2eSupport;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.history.HistoricVariableInstance;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Admission enforced outside our procedures, end to end: the application, its health monitors and the embedded
+ * simulator over real HTTP. A CVM is restarted behind the orchestrator's back through the simulator's Phala API, so
+ * quickly (a 5 ms restart) that no round sees it leave "running": only its boot marker (Phala's uptime) tells. With
+ * tampered evidence the monitor re-attests it (admit-instance.bpmn), fences it (stopped, or drained and left running),
+ * the set's status says "fenced: attestation failed: ...", and no heal brings it back; honest evidence is admitted
+ * again; an operator's readmit after the evidence is fixed brings the fenced instance back.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles({"e2e", "admission"})
+class AdmissionEndToEndTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @DynamicPropertySource
+    static void port(DynamicPropertyRegistry registry) {
+        E2eSupport.onFreePortWithDatabase(registry, "admission-e2e");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    HistoryService history;
+
+    @AfterEach
+    void honestAgain() {
+        for (String cvm : List.of("admit-stop-0", "admit-stop-1", "admit-drain-0", "admit-drain-1")) {
+            http.postForEntity("/simulator/_admin/cvms/" + cvm + "/evidence", json(Map.of("tamper", "none")), String.class);
+        }
+        http.exchange("/simulator/_admin/timings", HttpMethod.PUT, json(Map.of("restartMs", 100)), String.class);
+    }
+
+    @Test
+    void aCvmRestartedBehindOurBackWithTamperedEvidenceIsFencedNotHealedAndReadmittedOnceHonest() throws Exception {
+        JsonNode before = awaitAdmitted("admit-stop", 1);
+        tamper("admit-stop-1", "signature");
+        Instant restarted = restartBehindOurBack("admit-stop-1", before);
+
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> instance("admit-stop", 1), i -> i.hasNonNull("fenced"));
+        assertThat(fenced.get("fenced").asText()).startsWith("fenced (stopped): attestation failed: QUOTE_INVALID");
+        assertThat(fenced.path("attested").asBoolean(false)).as("not admitted").isFalse();
+        HistoricProcessInstance admit = admissionOf("admit-stop/1", restarted);
+        assertThat(admit.getEndActivityId()).isEqualTo("EndEvent_Fenced");
+        System.out.printf("admit-stop-1 restarted behind our back with tampered evidence: %s; re-attested by %s: %s%n",
+                variable(admit, "admissionReason"), admit.getId(), fenced.get("fenced").asText());
+        await().atMost(Duration.ofSeconds(10)).until(() -> "stopped".equals(cvm("admit-stop-1").get("status").asText()));
+        assertThat(set("admit-stop").get("readyReplicas").asInt()).isEqualTo(1);
+
+        // the monitor holds a fenced slot: a stopped CVM is not a failure to heal, for as many rounds as we watch
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> heals("admit-stop/1").isEmpty());
+        JsonNode slot = health("admit-stop").get("instances").get(1);
+        assertThat(slot.get("lastResult").asText()).startsWith("held: fenced (stopped): attestation failed");
+        assertThat(slot.get("fenced").asText()).startsWith("fenced (stopped)");
+        ResponseEntity<String> heal = admin().postForEntity("/api/replica-sets/admit-stop/instances/1/heal", null, String.class);
+        assertThat(heal.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+        assertThat(heal.getBody()).contains("is fenced (stopped): attestation failed").contains("/instances/1/readmit");
+        ResponseEntity<String> notFenced = admin().postForEntity("/api/replica-sets/admit-stop/instances/0/readmit", null, String.class);
+        assertThat(notFenced.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+        assertThat(notFenced.getBody()).contains("admit-stop-0 is not fenced: nothing to readmit");
+
+        tamper("admit-stop-1", "none");
+        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-stop/instances/1/readmit",
+                json(Map.of("reason", "evidence fixed")), String.class);
+        assertThat(readmit.getStatusCode()).isEqualTo(HttpStatus.CREATED);
+        String pid = JSON.readTree(readmit.getBody()).get("processInstanceId").asText();
+        HistoricProcessInstance readmitted = await().atMost(Duration.ofSeconds(60)).until(() -> history
+                .createHistoricProcessInstanceQuery().processInstanceId(pid).finished().singleResult(), p -> p != null);
+        assertThat(readmitted.getEndActivityId()).isEqualTo("EndEvent_HealedByRestart");
+        JsonNode back = await().atMost(Duration.ofSeconds(30)).until(() -> instance("admit-stop", 1),
+                i -> !i.hasNonNull("fenced") && i.path("attested").asBoolean(false) && i.path("healthy").asBoolean(false));
+        assertThat(back.get("status").asText()).isEqualTo("running");
+        assertThat(back.get("instanceId").asText()).as("a readmit keeps the instance").isEqualTo(before.get("instanceId").asText());
+        await().atMost(Duration.ofSeconds(30)).until(() -> set("admit-stop").get("readyReplicas").asInt() == 2);
+    }
+
+    @Test
+    void anHonestCvmRestartedBehindOurBackIsReattestedAndAdmitted() throws Exception {
+        JsonNode before = awaitAdmitted("admit-stop", 0);
+        Instant restarted = restartBehindOurBack("admit-stop-0", before);
+
+        HistoricProcessInstance admit = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> finishedAdmission("admit-stop/0", restarted), p -> p != null);
+        assertThat(admit.getEndActivityId()).isEqualTo("EndEvent_Admitted");
+        System.out.printf("admit-stop-0 restarted behind our back with honest evidence: %s; re-attested by %s%n",
+                variable(admit, "admissionReason"), admit.getId());
+        JsonNode after = await().atMost(Duration.ofSeconds(30)).until(() -> instance("admit-stop", 0),
+                i -> i.path("attested").asBoolean(false) && i.path("healthy").asBoolean(false));
+        assertThat(after.hasNonNull("fenced")).isFalse();
+        assertThat(Instant.parse(after.get("attestedAt").asText())).as("attested again after the restart").isAfter(restarted);
+        assertThat(heals("admit-stop/0")).isEmpty();
+    }
+
+    @Test
+    void underDrainTheFencedCvmIsDrainedAndLeftRunningOutOfTheWorkload() throws Exception {
+        JsonNode before = awaitAdmitted("admit-drain", 1);
+        tamper("admit-drain-1", "compose-hash");
+        restartBehindOurBack("admit-drain-1", before);
+
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> instance("admit-drain", 1), i -> i.hasNonNull("fenced"));
+        assertThat(fenced.get("fenced").asText()).startsWith("fenced (drained): attestation failed: ADMISSION_REJECTED")
+                .contains("compose_hash");
+        await("drained through run-hook.bpmn").atMost(Duration.ofSeconds(30)).until(() -> history
+                .createHistoricActivityInstanceQuery().activityId("CallActivity_DrainFenced").finished().count() > 0);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> heals("admit-drain/1").isEmpty()
+                && "running".equals(cvm("admit-drain-1").get("status").asText()));
+        assertThat(set("admit-drain").get("readyReplicas").asInt()).as("a drained, fenced instance is not ready").isEqualTo(1);
+        assertThat(health("admit-drain").get("instances").get(1).get("lastResult").asText()).startsWith("held: fenced (drained)");
+    }
+
+    /**
+     * Issue 20: the compose hash we expect is computed from our own revision in dstack's app-compose form, never taken
+     * from Phala: a CVM re-composed through the Phala API behind our back (its update restarts it with another compose
+     * and Phala reports the new hash) is refused and fenced, not admitted. Without the binding it was admitted.
+     */
+    @Test
+    void aCvmReComposedBehindOurBackIsFencedNotAdmitted() throws Exception {
+        awaitAdmitted("admit-bind", 1);
+        HttpHeaders yaml = new HttpHeaders();
+        yaml.set("X-API-Key", "test-key");
+        yaml.set("Content-Type", "text/yaml");
+        Instant at = Instant.now();
+        ResponseEntity<String> patched = http.exchange("/simulator/api/v1/cvms/admit-bind-1/docker-compose", HttpMethod.PATCH,
+                new HttpEntity<>("services:\n  web:\n    image: attacker/hello:evil\n", yaml), String.class);
+        assertThat(patched.getStatusCode().is2xxSuccessful()).as(patched.getBody()).isTrue();
+
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> instance("admit-bind", 1), i -> i.hasNonNull("fenced"));
+        System.out.println("admit-bind-1 re-composed behind our back: " + fenced.get("fenced").asText());
+        assertThat(fenced.get("fenced").asText()).startsWith("fenced (stopped): attestation failed: ADMISSION_REJECTED")
+                .contains("compose_hash").contains("none of the composes we intend");
+        assertThat(admissionOf("admit-bind/1", at).getEndActivityId()).isEqualTo("EndEvent_Fenced");
+    }
+
+    /**
+     * Issue 20: the instance_id comes from our own records (the one an attestation of ours last admitted), not from
+     * Phala: a CVM deleted and created again in the slot through the Phala API (a new instance_id nobody of ours created)
+     * is refused and fenced. Without the binding the re-attestation bound to Phala's new instance_id and admitted it.
+     */
+    @Test
+    void aCvmReplacedBehindOurBackIsFencedNotAdmitted() throws Exception {
+        JsonNode before = awaitAdmitted("admit-bind", 0);
+        HttpHeaders key = new HttpHeaders();
+        key.set("X-API-Key", "test-key");
+        key.set("Content-Type", "application/json");
+        Instant at = Instant.now();
+        String appId = cvm("admit-bind-0").get("app_id").asText();
+        assertThat(http.exchange("/simulator/api/v1/cvms/admit-bind-0", HttpMethod.DELETE, new HttpEntity<>(key), String.class)
+                .getStatusCode().is2xxSuccessful()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> new SimulatorView(http).cvmOrNull("admit-bind-0") == null);
+        ResponseEntity<String> created = http.exchange("/simulator/api/v1/apps/" + appId.replace("app_", "") + "/instances",
+                HttpMethod.POST, new HttpEntity<>("{\"name\": \"admit-bind-0\"}", key), String.class);
+        assertThat(created.getStatusCode().is2xxSuccessful()).as(created.getBody()).isTrue();
+
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> instance("admit-bind", 0), i -> i.hasNonNull("fenced"));
+        System.out.println("admit-bind-0 replaced behind our back: " + fenced.get("fenced").asText());
+        assertThat(fenced.get("instanceId").asText()).isNotEqualTo(before.get("instanceId").asText());
+        assertThat(fenced.get("fenced").asText()).startsWith("fenced (stopped): attestation failed: ADMISSION_REJECTED")
+                .contains("instance_id").contains("is not the one bound to admit-bind-0 (" + before.get("instanceId").asText().substring(0, 16));
+        assertThat(admissionOf("admit-bind/0", at).getEndActivityId()).isEqualTo("EndEvent_Fenced");
+    }
+
+    // --- helpers
+
+    /** The slot's instance attested, healthy, and its verdict older than the boot marker's tolerance. */
+    private JsonNode awaitAdmitted(String set, int ordinal) {
+        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> instance(set, ordinal),
+                i -> i.path("attested").asBoolean(false) && i.path("healthy").asBoolean(false) && i.hasNonNull("attestedAt")
+                        && Instant.parse(i.get("attestedAt").asText()).isBefore(Instant.now().minusSeconds(3)));
+    }
+
+    /** A restart through the simulator's Phala API, nobody asking the orchestrator, too quick to be seen in a round. */
+    private Instant restartBehindOurBack(String cvm, JsonNode before) throws Exception {
+        http.exchange("/simulator/_admin/timings", HttpMethod.PUT, json(Map.of("restartMs", 5)), String.class);
+        Instant at = Instant.now();
+        HttpHeaders key = new HttpHeaders();
+        key.set("X-API-Key", "test-key");
+        key.set("Content-Type", "application/json");
+        assertThat(http.exchange("/simulator/api/v1/cvms/" + cvm + "/restart", HttpMethod.POST,
+                new HttpEntity<>("{\"force\": false}", key), String.class).getStatusCode().is2xxSuccessful()).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> "running".equals(cvm(cvm).get("status").asText()));
+        assertThat(cvm(cvm).get("instance_id").asText()).isEqualTo(before.get("instanceId").asText());
+        return at;
+    }
+
+    private void tamper(String cvm, String how) {
+        assertThat(http.postForEntity("/simulator/_admin/cvms/" + cvm + "/evidence", json(Map.of("tamper", how)), String.class)
+                .getStatusCode().is2xxSuccessful()).isTrue();
+    }
+
+    private HistoricProcessInstance admissionOf(String businessKey, Instant after) {
+        return await().atMost(Duration.ofSeconds(30)).until(() -> finishedAdmission(businessKey, after), p -> p != null);
+    }
+
+    private HistoricProcessInstance finishedAdmission(String businessKey, Instant after) {
+        return history.createHistoricProcessInstanceQuery().processDefinitionKey("admit-instance")
+                .processInstanceBusinessKey(businessKey).startedAfter(Date.from(after)).finished().list().stream()
+                .findFirst().orElse(null);
+    }
+
+    private String variable(HistoricProcessInstance pi, String name) {
+        HistoricVariableInstance v = history.createHistoricVariableInstanceQuery().processInstanceId(pi.getId())
+                .variableName(name).singleResult();
+        return v == null ? null : String.valueOf(v.getValue());
+    }
+
+    private List<HistoricProcessInstance> heals(String businessKey) {
+        return history.createHistoricProcessInstanceQuery().processDefinitionKey("heal").processInstanceBusinessKey(businessKey).list();
+    }
+
+    private JsonNode cvm(String name) throws Exception {
+        return new SimulatorView(http).cvm(name);
+    }
+
+    private JsonNode set(String name) throws Exception {
+        ResponseEntity<String> response = admin().getForEntity("/api/replica-sets/" + name, String.class);
+        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+        return JSON.readTree(response.getBody());
+    }
+
+    private JsonNode instance(String set, int ordinal) throws Exception {
+        return set(set).get("instances").get(ordinal);
+    }
+
+    private JsonNode health(String set) throws Exception {
+        return JSON.readTree(admin().getForObject("/api/replica-sets/" + set + "/health", String.class));
+    }
+
+    private TestRestTemplate admin() {
+        return http.withBasicAuth("admin", "admin");
+    }
+
+    private static HttpEntity<Object> json(Object body) {
+        return RolloutDriver.json(body);
+    }
+}

@@ -1,0 +1,189 @@
+package com.statefulcvm.web.e2e;
+
+import com.statefulcvm.web.SimulatorView;
+import com.statefulcvm.web.RolloutDriver;
+import com.statefulcvm.web.E2eSupport;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.connectors.workload.consul.ConsulAutopilotHealth;
+import com.statefulcvm.connectors.workload.consul.ConsulClient;
+import com.statefulcvm.connectors.workload.consul.ConsulRaftServer;
+import com.statefulcvm.connectors.workload.patroni.PatroniClient;
+import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
+import com.statefulcvm.connectors.workload.patroni.PatroniMember;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The demo's Patroni and Consul sets, exactly as {@code config/fleet.yaml} defines them (probes every second, see
+ * {@link DemoFleet}), against the embedded simulator's simulated workloads over real HTTP: a surge rollout of
+ * {@code patroni-demo} ({@code maxSurge 1, maxUnavailable 0}) completes, its surge instance having joined the simulated
+ * Patroni cluster as a replica, and {@code consul-servers} scales 3 → 5 → 3, each new server a voter before it counts,
+ * each removed one out of the raft configuration before its CVM stops. Both stalled before the simulator simulated
+ * workload membership (issue 12).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles("e2e")
+class DemoWorkloadsEndToEndTest {
+
+    private static final Duration PROCEDURE_TIMEOUT = Duration.ofSeconds(240);
+
+    @DynamicPropertySource
+    static void demoFleet(DynamicPropertyRegistry registry) {
+        E2eSupport.onFreePortWithDatabase(registry, "demo-workloads-e2e");
+        DemoFleet.register(registry, "patroni-demo", "consul-servers");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    TaskService tasks;
+    @Autowired
+    HistoryService history;
+    @Autowired
+    RuntimeService runtime;
+    @Value("${server.port}")
+    int port;
+
+    private URI admin(String cvm, int workloadPort) throws Exception {
+        String instanceId = new SimulatorView(http).cvm(cvm).get("instance_id").asText();
+        return URI.create("http://127.0.0.1:" + port + "/simulator/gateway/" + instanceId + "-" + workloadPort);
+    }
+
+    /** What the leader's approval showed (task name → its leaderStep), as Tasklist loaded it. */
+    private final Map<String, String> leaderApprovals = new java.util.LinkedHashMap<>();
+
+    /** Approves the rollout, every wave and the leader's step, as an operator in Tasklist would, until the rollout ends. */
+    private HistoricProcessInstance approveUntilEnded(RolloutDriver driver, String pid) {
+        return await().atMost(PROCEDURE_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            for (Task task : tasks.createTaskQuery().processInstanceId(pid).list()) {
+                assertThat(task.getTaskDefinitionKey()).as("the rollout halted: %s", runtimeStage(pid))
+                        .isIn("UserTask_ApproveRollout", "UserTask_ApproveNextWave", "UserTask_ApproveLeaderStep");
+                if ("UserTask_ApproveLeaderStep".equals(task.getTaskDefinitionKey())) {
+                    leaderApprovals.put(task.getName(), driver.formVariables(task.getId()).get("leaderStep"));
+                }
+                ResponseEntity<String> done = driver.completeTask(task.getId(),
+                        Map.of("approved", Map.of("value", true, "type", "Boolean")));
+                assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+            }
+            return history.createHistoricProcessInstanceQuery().processInstanceId(pid).finished().singleResult();
+        }, ended -> ended != null);
+    }
+
+    private Object runtimeStage(String pid) {
+        return runtime.createProcessInstanceQuery().processInstanceId(pid).count() == 0 ? "ended"
+                : runtime.getVariable(pid, RolloutVariables.STAGE);
+    }
+
+    @Test
+    void aSurgeRolloutOfPatroniDemoCompletesWithTheSurgeInstanceAsAReplica() throws Exception {
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, "patroni-demo");
+        SimulatorView simulator = new SimulatorView(http);
+        driver.awaitAllRunning(3);
+        PatroniCluster before = new PatroniClient(admin("patroni-demo-1", 8008)).cluster();
+        assertThat(before.members()).extracting(PatroniMember::name)
+                .containsExactly("patroni-demo-0", "patroni-demo-1", "patroni-demo-2");
+        String oldLeader = before.leader().orElseThrow().name();
+
+        long since = simulator.lastEventSeq();
+        String pid = driver.startRollout("""
+                services:
+                  patroni:
+                    image: ghcr.io/zalando/spilo-16:3.3-p2
+                    ports:
+                      - "5432:5432"
+                      - "8008:8008"
+                """, Map.of("maxSurge", 1, "maxUnavailable", 0));
+        HistoricProcessInstance ended = approveUntilEnded(driver, pid);
+
+        assertThat(ended.getEndActivityId()).isEqualTo("EndEvent_RolloutCompleted");
+        // role-aware with approveLeader on by default: the leader's step waited for its approval, which named the
+        // replica the simulated Patroni would switch over to
+        assertThat(leaderApprovals).containsOnlyKeys("Approve the leader's step: " + oldLeader);
+        System.out.println("patroni-demo leader's approval: " + leaderApprovals.values().iterator().next().replace('\n', ' '));
+        assertThat(leaderApprovals.values().iterator().next()).contains("Patroni switches over to patroni-demo-");
+        List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), "patroni-demo-");
+        assertThat(SimulatorView.touched(events)).as("the surge instance came and went").contains("patroni-demo-3");
+        assertThat(SimulatorView.minRunning(events, 3)).as("maxUnavailable 0").isGreaterThanOrEqualTo(3);
+        String target = simulator.composeHash("patroni-demo-0");
+        for (String slot : List.of("patroni-demo-1", "patroni-demo-2")) {
+            assertThat(simulator.composeHash(slot)).isEqualTo(target);
+        }
+        assertThat(simulator.cvmOrNull("patroni-demo-3")).as("the surge instance is gone").isNull();
+        PatroniCluster after = new PatroniClient(admin("patroni-demo-0", 8008)).cluster();
+        assertThat(after.members()).extracting(PatroniMember::name)
+                .containsExactly("patroni-demo-0", "patroni-demo-1", "patroni-demo-2");
+        assertThat(after.members()).allMatch(PatroniMember::isRunning);
+        assertThat(after.leader()).isPresent();
+        System.out.printf("patroni-demo surge rollout: leader %s before, %s after, timeline %d%n", oldLeader,
+                after.leader().get().name(), after.leader().get().timeline());
+    }
+
+    private HistoricProcessInstance scale(int replicas) throws Exception {
+        ResponseEntity<String> started = http.withBasicAuth("admin", "admin").postForEntity(
+                "/api/replica-sets/consul-servers/scale", RolloutDriver.json(Map.of("replicas", replicas)), String.class);
+        assertThat(started.getStatusCode()).as(started.getBody()).isEqualTo(HttpStatus.CREATED);
+        String pid = RolloutDriver.JSON.readTree(started.getBody()).get("processInstanceId").asText();
+        return await().atMost(PROCEDURE_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            // the halt reason is read only when a task is open: the instance may end between two reads
+            long open = tasks.createTaskQuery().processInstanceId(pid).count();
+            if (open > 0) {
+                assertThat(open).as("the scale halted: %s", tasks.createTaskQuery().processInstanceId(pid).list().stream()
+                        .map(task -> task.getName() + ": " + tasks.getVariable(task.getId(), "haltReason")).toList()).isZero();
+            }
+            return history.createHistoricProcessInstanceQuery().processInstanceId(pid).finished().singleResult();
+        }, ended -> ended != null);
+    }
+
+    private List<String> raftServers() throws Exception {
+        return new ConsulClient(admin("consul-servers-0", 8500)).raftConfiguration().servers().stream()
+                .map(ConsulRaftServer::node).toList();
+    }
+
+    @Test
+    void consulServersScaleFromThreeToFiveAndBackToThree() throws Exception {
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, "consul-servers");
+        driver.awaitAllRunning(3);
+        assertThat(raftServers()).containsExactly("consul-servers-0", "consul-servers-1", "consul-servers-2");
+
+        assertThat(scale(5).getEndActivityId()).isEqualTo("EndEvent_Scaled");
+        assertThat(raftServers()).containsExactly("consul-servers-0", "consul-servers-1", "consul-servers-2",
+                "consul-servers-3", "consul-servers-4");
+        ConsulAutopilotHealth five = new ConsulClient(admin("consul-servers-4", 8500)).autopilotHealth();
+        assertThat(five.healthy()).isTrue();
+        assertThat(five.failureTolerance()).isEqualTo(2);
+        assertThat(driver.readSet().get("replicas").asInt()).isEqualTo(5);
+
+        assertThat(scale(3).getEndActivityId()).isEqualTo("EndEvent_Scaled");
+        assertThat(raftServers()).containsExactly("consul-servers-0", "consul-servers-1", "consul-servers-2");
+        ConsulAutopilotHealth three = new ConsulClient(admin("consul-servers-1", 8500)).autopilotHealth();
+        assertThat(three.healthy()).isTrue();
+        assertThat(three.failureTolerance()).isEqualTo(1);
+        SimulatorView simulator = new SimulatorView(http);
+        for (String retained : List.of("consul-servers-3", "consul-servers-4")) {
+            assertThat(simulator.cvm(retained).get("status").asText()).as(retained + " retained").isEqualTo("stopped");
+        }
+        assertThat(driver.readSet().get("replicas").asInt()).isEqualTo(3);
+    }
+}

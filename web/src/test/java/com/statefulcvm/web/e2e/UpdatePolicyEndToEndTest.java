@@ -1,0 +1,161 @@
+package com.statefulcvm.web.e2e;
+
+import com.statefulcvm.web.SimulatorView;
+import com.statefulcvm.web.RolloutDriver;
+import com.statefulcvm.web.E2eSupport;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.TaskService;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The update policy end to end: the application and its embedded simulator over real HTTP, a 5-replica set, one
+ * rollout per policy. What happened is read from the simulator's event journal (every CVM status change), not from
+ * the orchestrator's own account.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
+@ActiveProfiles({"e2e", "policy"})
+class UpdatePolicyEndToEndTest {
+
+    private static final String SET = "quorum";
+    private static final int REPLICAS = 5;
+
+    @DynamicPropertySource
+    static void port(DynamicPropertyRegistry registry) {
+        E2eSupport.onFreePortWithDatabase(registry, "policy-e2e");
+    }
+
+    @Autowired
+    TestRestTemplate http;
+    @Autowired
+    TaskService tasks;
+    @Autowired
+    HistoryService history;
+
+    private RolloutDriver driver;
+    private SimulatorView simulator;
+
+    @BeforeEach
+    void allRunning() {
+        driver = new RolloutDriver(http, tasks, history, SET);
+        simulator = new SimulatorView(http);
+        driver.awaitAllRunning(REPLICAS);
+    }
+
+    private static String compose(String tag) {
+        return "services:\n  web:\n    image: nginxdemos/hello:" + tag + "\n";
+    }
+
+    private List<String> hashes() throws Exception {
+        List<String> hashes = new ArrayList<>();
+        for (int ordinal = 0; ordinal < REPLICAS; ordinal++) {
+            hashes.add(simulator.composeHash(SET + "-" + ordinal));
+        }
+        return hashes;
+    }
+
+    @Test
+    void maxUnavailableTwoTakesAtMostTwoDownAndNeedsFewerRoundsThanOneAtATime() throws Exception {
+        long since = simulator.lastEventSeq();
+        String pid = driver.startRollout(compose("waves-2"), Map.of("maxUnavailable", 2));
+        driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
+
+        List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
+        int maxDown = SimulatorView.maxUnavailable(events);
+        int rounds = SimulatorView.rounds(events);
+        System.out.printf("maxUnavailable 2 over %d replicas: at most %d down at once, %d rounds (one at a time: %d)%n",
+                REPLICAS, maxDown, rounds, REPLICAS);
+        assertThat(maxDown).isEqualTo(2);
+        assertThat(rounds).isEqualTo(3).isLessThan(REPLICAS);
+        // The two instances of a wave go down together, in either order; the waves follow descending ordinals.
+        List<String> order = SimulatorView.firstUpdateOrder(events);
+        assertThat(order).hasSize(REPLICAS);
+        assertThat(order.subList(0, 2)).containsExactlyInAnyOrder(SET + "-4", SET + "-3");
+        assertThat(order.subList(2, 4)).containsExactlyInAnyOrder(SET + "-2", SET + "-1");
+        assertThat(order.get(4)).isEqualTo(SET + "-0");
+        assertThat(hashes().stream().distinct().count()).as("every CVM on the new compose").isEqualTo(1);
+    }
+
+    @Test
+    void maxSurgeOneWithMaxUnavailableZeroNeverDropsBelowFiveRunning() throws Exception {
+        long since = simulator.lastEventSeq();
+        String pid = driver.startRollout(compose("surge-1"), Map.of("maxSurge", 1, "maxUnavailable", 0));
+        driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
+
+        List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
+        int minRunning = SimulatorView.minRunning(events, REPLICAS);
+        System.out.printf("maxSurge 1, maxUnavailable 0: fewest running at any moment %d of %d%n", minRunning, REPLICAS);
+        assertThat(minRunning).isGreaterThanOrEqualTo(REPLICAS);
+        assertThat(SimulatorView.touched(events)).as("the surge slot came and went").contains(SET + "-5");
+        assertThat(events.get(events.size() - 1).get("cvm").asText()).isEqualTo(SET + "-5");
+        assertThat(events.get(events.size() - 1).get("to").asText()).isEqualTo("deleted");
+        assertThat(SimulatorView.maxUnavailable(events.stream().filter(e -> !e.get("cvm").asText().equals(SET + "-5")).toList()))
+                .as("the old instances still went one at a time").isEqualTo(1);
+        assertThat(hashes().stream().distinct().count()).isEqualTo(1);
+    }
+
+    @Test
+    void partitionThreeUpdatesOnlyOrdinalsThreeAndFour() throws Exception {
+        List<String> before = hashes();
+        long since = simulator.lastEventSeq();
+        String pid = driver.startRollout(compose("canary"), Map.of("partition", 3));
+        driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
+
+        List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
+        assertThat(SimulatorView.touched(events)).containsExactly(SET + "-3", SET + "-4");
+        List<String> after = hashes();
+        assertThat(after.subList(0, 3)).isEqualTo(before.subList(0, 3));
+        assertThat(after.get(3)).isEqualTo(after.get(4)).isNotEqualTo(before.get(3));
+    }
+
+    @Test
+    void roleAwareOrderUpdatesTheReplicasFirstAndTheLeaderLastOnItsOwn() throws Exception {
+        // The simulated workload answers GET /leader with 200 on the app's leader, as Patroni does.
+        assertThat(http.postForEntity("/simulator/_admin/cvms/" + SET + "-2/role", RolloutDriver.json(Map.of("leader", true)),
+                String.class).getStatusCode().is2xxSuccessful()).isTrue();
+        long since = simulator.lastEventSeq();
+        String pid = driver.startRollout(compose("roles"), Map.of("order", "role-aware", "maxUnavailable", 2,
+                "approveLeader", false));
+        driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
+
+        List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
+        List<String> order = SimulatorView.firstUpdateOrder(events);
+        System.out.println("role-aware order with the leader on " + SET + "-2: " + order);
+        assertThat(order).hasSize(REPLICAS).endsWith(SET + "-2");
+        assertThat(SimulatorView.rounds(events)).as("replicas two at a time, then the leader alone").isEqualTo(3);
+    }
+
+    @Test
+    void aRevisionThatNeverGetsHealthyIsRolledBackEverywhere() throws Exception {
+        String good = driver.startRollout(compose("last-good"));
+        driver.awaitEnded(good, "EndEvent_RolloutCompleted");
+        List<String> before = hashes();
+        assertThat(before.stream().distinct().count()).as("one revision to go back to").isEqualTo(1);
+        String bad = "services:\n  web:\n    image: nginxdemos/hello:bad\n    labels: [\"simulator.workload.health=unhealthy\"]\n";
+        long since = simulator.lastEventSeq();
+        String pid = driver.startRollout(bad, Map.of("onFailure", "ROLLBACK", "progressDeadlineSeconds", 3, "maxUnavailable", 2));
+        driver.awaitEnded(pid, "EndEvent_RolledBack");
+
+        assertThat(hashes()).as("every instance back on the old compose hash").isEqualTo(before);
+        List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
+        assertThat(SimulatorView.firstUpdateOrder(events)).as("only the first wave took the bad revision")
+                .containsExactlyInAnyOrder(SET + "-4", SET + "-3");
+        String outcome = (String) history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("outcome")
+                .singleResult().getValue();
+        System.out.println("rollback outcome: " + outcome);
+        assertThat(outcome).contains("rolled back after: progress deadline");
+    }
+}
