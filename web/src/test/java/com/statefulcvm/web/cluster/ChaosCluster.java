@@ -168,17 +168,38 @@ final class ChaosCluster implements AutoCloseable {
                 "--management.endpoint.health.probes.enabled=true"));
     }
 
+    /**
+     * Waits until the node is ready. A node that exits while it starts (the database restarted under it, as seed 7 can
+     * do on a loaded machine: the engine's first connection is refused) is started again, as its supervisor (systemd,
+     * Kubernetes) would, up to {@value #START_ATTEMPTS} starts in all.
+     */
     void awaitReady(int i) {
         Node node = nodes[i];
-        waitUntil(START_TIMEOUT, node.name + " to be ready", () -> {
-            node.process.assertAlive();
+        for (int attempt = 1; ; attempt++) {
             try {
-                return node.api.get("/actuator/health/readiness").statusCode() == 200;
-            } catch (Exception notYet) {
-                return false;
+                waitUntil(START_TIMEOUT, node.name + " to be ready", () -> {
+                    node.process.assertAlive();
+                    try {
+                        return node.api.get("/actuator/health/readiness").statusCode() == 200;
+                    } catch (Exception notYet) {
+                        return false;
+                    }
+                });
+                return;
+            } catch (AssertionError exited) {
+                if (node.process.alive() || attempt >= START_ATTEMPTS) {
+                    throw exited;
+                }
+                try {
+                    start(i);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
             }
-        });
+        }
     }
+
+    private static final int START_ATTEMPTS = 3;
 
     /** kill -9 of the node's JVM. */
     void kill(int i) throws InterruptedException {

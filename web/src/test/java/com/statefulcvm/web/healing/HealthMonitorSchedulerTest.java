@@ -86,6 +86,10 @@ class HealthMonitorSchedulerTest {
     private final ObservedConditions conditions = mock(ObservedConditions.class);
     /** Each set's CVMs as Phala reports them, by slot name; a test changes them to make faults. */
     private final Map<String, CvmInfo> cloud = new ConcurrentHashMap<>();
+    /** While true, every read of the scale registry fails as during a restart of the orchestrator's database. */
+    private final java.util.concurrent.atomic.AtomicBoolean databaseDown = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicInteger refusedWhileDown = new AtomicInteger();
+    private final ScaleRegistry scales = mock(ScaleRegistry.class);
     private final List<HealthMonitorScheduler> nodes = new ArrayList<>();
     private FleetDefinition fleet;
 
@@ -136,6 +140,13 @@ class HealthMonitorSchedulerTest {
         });
         when(admissions.running(anyString())).thenReturn(new HashMap<>());
         when(fences.fences(anyString())).thenReturn(List.of());
+        when(scales.scaled(anyString())).thenAnswer(call -> {
+            if (databaseDown.get()) {
+                refusedWhileDown.incrementAndGet();
+                throw new org.springframework.dao.DataAccessResourceFailureException("FATAL: terminating connection due to administrator command");
+            }
+            return Optional.empty();
+        });
     }
 
     @AfterEach
@@ -180,7 +191,7 @@ class HealthMonitorSchedulerTest {
         settings.setLease(Duration.ofSeconds(3));
         settings.setTick(Duration.ofMillis(50));
         settings.setFullListEvery(1000);
-        ReplicaSets replicaSets = new ReplicaSets(fleet, registry, mock(ScaleRegistry.class));
+        ReplicaSets replicaSets = new ReplicaSets(fleet, registry, scales);
         InstanceHealth health = new InstanceHealth(new RecordingProbe(name, probed), new InstanceUrlTemplate("http://h/{instanceId}{path}"));
         StaticListableBeanFactory beans = new StaticListableBeanFactory();
         beans.addBean("meters", meters);
@@ -231,6 +242,30 @@ class HealthMonitorSchedulerTest {
         assertThat(registry.instance("s2", 1).orElseThrow().status()).isEqualTo("stopped");
         await().atMost(Duration.ofSeconds(10)).until(() -> leases.lease("s2").orElseThrow().stage()
                 .contains("s2-1 unhealthy (2 consecutive failed health checks (unhealthy threshold 2); last: CVM status stopped): heal heal-1 started"));
+    }
+
+    @Test
+    void aDatabaseRestartAtTheStartOfRoundsLeavesEverySetMonitored() {
+        // chaos seed 4: the orchestrator's database restarted as rounds started; the rounds that could not start were
+        // never marked done (the next one's time is read from the set, from the database), the node kept the sets'
+        // leases and never looked at them again, and a CVM that crashed next was not healed until the node died
+        HealthMonitorScheduler scheduler = node("a", new ConcurrentLinkedQueue<>(), new SimpleMeterRegistry());
+        await().atMost(Duration.ofSeconds(30)).until(() -> fleet.getReplicaSets().stream()
+                .allMatch(set -> scheduler.localView(set.getName()).map(v -> v.rounds() >= 2).orElse(false)));
+
+        databaseDown.set(true);
+        // long enough for every set's round to come due (1 s apart) and meet the database down
+        await().atMost(Duration.ofSeconds(30)).until(() -> refusedWhileDown.get() >= 8);
+        await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        databaseDown.set(false);
+        cloud.put("s2-1", cvm("s2-1", "stopped"));
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> verify(heals).start(any(), eq(1), anyString(), eq("monitor"),
+                eq("health monitor"), any(), eq(true)));
+        Map<String, Long> before = new HashMap<>();
+        fleet.getReplicaSets().forEach(set -> before.put(set.getName(), scheduler.localView(set.getName()).orElseThrow().rounds()));
+        await("every set's rounds go on").atMost(Duration.ofSeconds(30)).until(() -> fleet.getReplicaSets().stream()
+                .allMatch(set -> scheduler.localView(set.getName()).orElseThrow().rounds() >= before.get(set.getName()) + 2));
     }
 
     @Test
