@@ -5,7 +5,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** The runnable orchestrator: Camunda engine, webapps and REST, our API, and (embedded mode) the simulator. */
-@SpringBootApplication(scanBasePackages = {"com.statefulcvm.web", "com.statefulcvm.delegates"})
+@SpringBootApplication(scanBasePackages = {"com.statefulcvm.web", "com.statefulcvm.delegates", "com.statefulcvm.registry"})
 @EnableScheduling
 public class OrchestratorApplication {
 

@@ -2,7 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.statefulcvm.web.engine.ProcedureStartPlugin;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
-import com.statefulcvm.web.registry.JdbcProcedureLock;
+import com.statefulcvm.registry.JdbcProcedureLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.impl.identity.Authentication;

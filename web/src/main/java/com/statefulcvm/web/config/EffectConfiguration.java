@@ -2,7 +2,7 @@ package com.statefulcvm.web.config;
 
 import com.statefulcvm.delegates.support.EffectSettings;
 import com.statefulcvm.fleet.effects.EffectIntentRegistry;
-import com.statefulcvm.web.registry.JdbcEffectIntentRegistry;
+import com.statefulcvm.registry.JdbcEffectIntentRegistry;
 import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceProperties;
 import org.springframework.context.annotation.Bean;

@@ -21,7 +21,8 @@ class PackageRulesTest {
 
     private static final JavaClasses APPLICATION = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("com.statefulcvm.connectors", "com.statefulcvm.fleet", "com.statefulcvm.delegates", "com.statefulcvm.web");
+            .importPackages("com.statefulcvm.connectors", "com.statefulcvm.fleet", "com.statefulcvm.registry", "com.statefulcvm.delegates",
+                    "com.statefulcvm.web");
 
     @Test
     void packagesAreFreeOfCycles() {
@@ -33,6 +34,16 @@ class PackageRulesTest {
         noClasses().that().resideInAPackage(PROCEDURE_HOME)
                 .should().dependOnClassesThat(resideInAPackage("com.statefulcvm.delegates..").and(resideOutsideOfPackage(PROCEDURE_HOME)))
                 .because("every procedure's steps and our API use it: it sits below them all")
+                .check(APPLICATION);
+    }
+
+    @Test
+    void theRegistryDependsOnFleetAlone() {
+        noClasses().that().resideInAPackage("com.statefulcvm.registry..")
+                .should().dependOnClassesThat(resideInAPackage("com.statefulcvm..")
+                        .and(resideOutsideOfPackage("com.statefulcvm.registry.."))
+                        .and(resideOutsideOfPackage("com.statefulcvm.fleet..")))
+                .because("the registry module stores fleet's records; the engine, the delegates and the app are above it")
                 .check(APPLICATION);
     }
 }

@@ -1,5 +1,6 @@
 package com.statefulcvm.web.cluster;
 
+import com.statefulcvm.workloads.TestPostgres;
 import com.statefulcvm.web.cluster.ProcessHarness.Http;
 import com.statefulcvm.web.cluster.ProcessHarness.Launched;
 

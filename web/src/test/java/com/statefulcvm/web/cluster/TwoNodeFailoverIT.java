@@ -1,5 +1,6 @@
 package com.statefulcvm.web.cluster;
 
+import com.statefulcvm.workloads.TestPostgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.web.cluster.Journal.Event;
 import com.statefulcvm.web.cluster.ProcessHarness.Http;

@@ -19,9 +19,9 @@ import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.scaling.ScaleRegistry;
 import com.statefulcvm.web.config.HealingProperties;
 import com.statefulcvm.web.config.OrchestratorProperties;
-import com.statefulcvm.web.registry.JdbcMonitorLeases;
-import com.statefulcvm.web.registry.JdbcSlotHealthRegistry;
-import com.statefulcvm.web.registry.RegistryDatabase;
+import com.statefulcvm.registry.JdbcMonitorLeases;
+import com.statefulcvm.registry.JdbcSlotHealthRegistry;
+import com.statefulcvm.registry.RegistryDatabase;
 import com.statefulcvm.web.status.ObservedConditions;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -81,7 +81,7 @@ class HealthMonitorSchedulerTest {
     private final AdmissionStarter admissions = mock(AdmissionStarter.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
     private final com.statefulcvm.delegates.procedure.OutageGuard outages = new com.statefulcvm.delegates.procedure.OutageGuard(
-            new com.statefulcvm.web.registry.JdbcOutageRegistry(db.jdbc, db.transactions), mock(RuntimeService.class, RETURNS_DEEP_STUBS),
+            new com.statefulcvm.registry.JdbcOutageRegistry(db.jdbc, db.transactions), mock(RuntimeService.class, RETURNS_DEEP_STUBS),
             Clock.systemUTC());
     private final ObservedConditions conditions = mock(ObservedConditions.class);
     /** Each set's CVMs as Phala reports them, by slot name; a test changes them to make faults. */
@@ -199,7 +199,7 @@ class HealthMonitorSchedulerTest {
         HealthMonitorScheduler scheduler = new HealthMonitorScheduler(replicaSets, registry, slotHealth, fences, heals, outages, admissions,
                 mock(RuntimeService.class, RETURNS_DEEP_STUBS), leases, phala, health, conditions, settings,
                 new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider,
-                new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.web.registry.JdbcEffectIntentRegistry(db.dataSource),
+                new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.registry.JdbcEffectIntentRegistry(db.dataSource),
                         Clock.systemUTC(), new com.statefulcvm.delegates.support.EffectSettings(null)));
         nodes.add(scheduler);
         scheduler.start();

@@ -1,7 +1,7 @@
 package com.statefulcvm.web.healing;
 
-import com.statefulcvm.web.registry.JdbcMonitorLeases;
-import com.statefulcvm.web.registry.RegistryDatabase;
+import com.statefulcvm.registry.JdbcMonitorLeases;
+import com.statefulcvm.registry.RegistryDatabase;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
