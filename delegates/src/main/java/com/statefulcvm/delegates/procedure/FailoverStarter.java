@@ -3,7 +3,6 @@ package com.statefulcvm.delegates.procedure;
 import org.camunda.bpm.engine.RuntimeService;
 import org.springframework.stereotype.Component;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import static com.statefulcvm.delegates.procedure.ScaleStarter.requestedByWithReason;
@@ -20,10 +19,9 @@ public class FailoverStarter {
 
     /** @return the process instance id */
     public String start(String replicaSet, String requestedBy, String reason) {
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(FailoverVariables.REPLICA_SET, replicaSet);
-        variables.put(FailoverVariables.FAILOVER_REASON, requestedByWithReason(requestedBy, reason));
-        variables.put(FailoverVariables.REQUESTED_BY, requestedBy);
-        return runtime.startProcessInstanceByKey(FailoverVariables.PROCESS_KEY, replicaSet, variables).getId();
+        return runtime.startProcessInstanceByKey(FailoverVariables.PROCESS_KEY, replicaSet, Map.of(
+                FailoverVariables.REPLICA_SET, replicaSet,
+                FailoverVariables.FAILOVER_REASON, requestedByWithReason(requestedBy, reason),
+                FailoverVariables.REQUESTED_BY, requestedBy)).getId();
     }
 }

@@ -3,7 +3,6 @@ package com.statefulcvm.delegates.procedure;
 import org.camunda.bpm.engine.RuntimeService;
 import org.springframework.stereotype.Component;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import static com.statefulcvm.delegates.procedure.ScaleStarter.requestedByWithReason;
@@ -23,21 +22,19 @@ public class LightsOutStarter {
 
     /** An operator's recovery; {@code readmitFenced}: the recorded override that starts fenced slots too. */
     public String start(String replicaSet, String requestedBy, String reason, boolean readmitFenced) {
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(LightsOutVariables.REPLICA_SET, replicaSet);
-        variables.put(LightsOutVariables.REQUESTED_BY, requestedBy);
-        variables.put(LightsOutVariables.LIGHTS_OUT_REASON, requestedByWithReason(requestedBy, reason));
-        variables.put(LightsOutVariables.READMIT_FENCED, readmitFenced);
-        return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, variables).getId();
+        return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, Map.of(
+                LightsOutVariables.REPLICA_SET, replicaSet,
+                LightsOutVariables.REQUESTED_BY, requestedBy,
+                LightsOutVariables.LIGHTS_OUT_REASON, requestedByWithReason(requestedBy, reason),
+                LightsOutVariables.READMIT_FENCED, readmitFenced)).getId();
     }
 
     /** The health monitor's proposal for an outage: its seed decision is always an operator's. */
     public String proposeForOutage(String replicaSet, String reason) {
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(LightsOutVariables.REPLICA_SET, replicaSet);
-        variables.put(LightsOutVariables.REQUESTED_BY, "health monitor");
-        variables.put(LightsOutVariables.LIGHTS_OUT_REASON, reason);
-        variables.put(LightsOutVariables.LIGHTS_OUT_TRIGGER, LightsOutVariables.TRIGGER_OUTAGE);
-        return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, variables).getId();
+        return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, Map.of(
+                LightsOutVariables.REPLICA_SET, replicaSet,
+                LightsOutVariables.REQUESTED_BY, "health monitor",
+                LightsOutVariables.LIGHTS_OUT_REASON, reason,
+                LightsOutVariables.LIGHTS_OUT_TRIGGER, LightsOutVariables.TRIGGER_OUTAGE)).getId();
     }
 }

@@ -3,7 +3,6 @@ package com.statefulcvm.delegates.procedure;
 import org.camunda.bpm.engine.RuntimeService;
 import org.springframework.stereotype.Component;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /** Starts scale.bpmn (business key: the set's name); the caller has checked that it may. */
@@ -18,12 +17,11 @@ public class ScaleStarter {
 
     /** @return the process instance id */
     public String start(String replicaSet, int replicas, String requestedBy, String reason) {
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(ScaleVariables.REPLICA_SET, replicaSet);
-        variables.put(ScaleVariables.REQUESTED_REPLICAS, replicas);
-        variables.put(ScaleVariables.REQUESTED_BY, requestedBy);
-        variables.put(ScaleVariables.SCALE_REASON, requestedByWithReason(requestedBy, reason));
-        return runtime.startProcessInstanceByKey(ScaleVariables.PROCESS_KEY, replicaSet, variables).getId();
+        return runtime.startProcessInstanceByKey(ScaleVariables.PROCESS_KEY, replicaSet, Map.of(
+                ScaleVariables.REPLICA_SET, replicaSet,
+                ScaleVariables.REQUESTED_REPLICAS, replicas,
+                ScaleVariables.REQUESTED_BY, requestedBy,
+                ScaleVariables.SCALE_REASON, requestedByWithReason(requestedBy, reason))).getId();
     }
 
     /** {@code requested by <user>[: <reason>]}: how a procedure's reason reads when an operator asked for it. */
