@@ -5,7 +5,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.Map;
 
-import static com.statefulcvm.delegates.procedure.ScaleStarter.requestedByWithReason;
+import static com.statefulcvm.delegates.procedure.ProcedureVariables.requestedByWithReason;
 
 /**
  * Starts lights-out-recovery.bpmn (business key: the set's name), asked by an operator or proposed by the health

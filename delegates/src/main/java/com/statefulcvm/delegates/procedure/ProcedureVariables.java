@@ -44,4 +44,9 @@ public abstract class ProcedureVariables {
 
     protected ProcedureVariables() {
     }
+
+    /** {@code requested by <user>[: <reason>]}: how a procedure's reason variable reads when an operator asked for it. */
+    public static String requestedByWithReason(String user, String reason) {
+        return "requested by " + user + (reason == null ? "" : ": " + reason);
+    }
 }

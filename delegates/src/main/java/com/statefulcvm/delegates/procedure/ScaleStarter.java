@@ -21,11 +21,6 @@ public class ScaleStarter {
                 ScaleVariables.REPLICA_SET, replicaSet,
                 ScaleVariables.REQUESTED_REPLICAS, replicas,
                 ScaleVariables.REQUESTED_BY, requestedBy,
-                ScaleVariables.SCALE_REASON, requestedByWithReason(requestedBy, reason))).getId();
-    }
-
-    /** {@code requested by <user>[: <reason>]}: how a procedure's reason reads when an operator asked for it. */
-    static String requestedByWithReason(String user, String reason) {
-        return "requested by " + user + (reason == null ? "" : ": " + reason);
+                ScaleVariables.SCALE_REASON, ProcedureVariables.requestedByWithReason(requestedBy, reason))).getId();
     }
 }

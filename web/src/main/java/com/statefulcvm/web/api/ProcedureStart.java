@@ -67,9 +67,19 @@ public final class ProcedureStart {
         return caller != null;
     }
 
-    /** "requested by {user}: {reason}", as our REST API words it. */
-    public String requestedByWithReason(String requestedBy, String reason) {
-        return "requested by " + requestedBy + (reason == null ? "" : ": " + reason);
+    /**
+     * Records who asked and why, as every procedure keeps it: {@code requestedBy} (see {@link #requestedBy}), and the
+     * start form's generic {@code reason} folded into the procedure's own {@code reasonVariable} (worded as
+     * {@link ProcedureVariables#requestedByWithReason}) unless the starting code worded that already. Returns who asked.
+     */
+    public String recordRequest(String reasonVariable, String reason) {
+        String requestedBy = requestedBy(ProcedureVariables.REQUESTED_BY);
+        remove(ProcedureVariables.REASON);
+        set(ProcedureVariables.REQUESTED_BY, requestedBy);
+        if (text(reasonVariable) == null) {
+            set(reasonVariable, ProcedureVariables.requestedByWithReason(requestedBy, reason));
+        }
+        return requestedBy;
     }
 
     /** The replica set named by {@code variable}; 400 naming the field when it is missing. */

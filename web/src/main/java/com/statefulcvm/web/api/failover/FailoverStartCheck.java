@@ -43,13 +43,7 @@ class FailoverStartCheck implements ProcedureStartCheck {
         ReplicaSetSpec spec = start.replicaSet(replicaSets);
         FailoverController.requireFailoverType(spec);
         failovers.requireNoneRunning(spec.getName());
-        String requestedBy = start.requestedBy(FailoverVariables.REQUESTED_BY);
-        String reason = start.text(ProcedureVariables.REASON);
-        start.remove(ProcedureVariables.REASON);
-        start.set(FailoverVariables.REQUESTED_BY, requestedBy);
-        if (start.text(FailoverVariables.FAILOVER_REASON) == null) {
-            start.set(FailoverVariables.FAILOVER_REASON, start.requestedByWithReason(requestedBy, reason));
-        }
+        start.recordRequest(FailoverVariables.FAILOVER_REASON, start.text(ProcedureVariables.REASON));
         return spec.getName();
     }
 }

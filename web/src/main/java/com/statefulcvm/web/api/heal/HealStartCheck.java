@@ -83,16 +83,10 @@ class HealStartCheck implements ProcedureStartCheck {
         starter.serializeStartsOf(spec.getName());
         HealController.requireStarted(starter.refusal(spec, ordinal, starter.snapshot(spec.getName()), false), slot);
 
-        String requestedBy = start.requestedBy(HealVariables.REQUESTED_BY);
-        String reason = start.text(ProcedureVariables.REASON);
-        start.remove(ProcedureVariables.REASON);
         start.set(HealVariables.ORDINAL, ordinal);
         start.set(HealVariables.SLOT, slot);
-        start.set(HealVariables.REQUESTED_BY, requestedBy);
         start.set(HealVariables.HEAL_TRIGGER, trigger);
-        if (start.text(HealVariables.HEAL_REASON) == null) {
-            start.set(HealVariables.HEAL_REASON, start.requestedByWithReason(requestedBy, reason));
-        }
+        start.recordRequest(HealVariables.HEAL_REASON, start.text(ProcedureVariables.REASON));
         return HealVariables.businessKey(spec.getName(), ordinal);
     }
 }

@@ -84,16 +84,10 @@ class LightsOutStartCheck implements ProcedureStartCheck {
             body.set(LightsOutVariables.READMIT_FENCED, json.valueToTree(override));
         }
         Request request = request(spec.getName(), body);
-        String checkedReason = request.reason();
         requireNothingRunning(spec.getName());
 
-        String requestedBy = start.requestedBy(LightsOutVariables.REQUESTED_BY);
-        start.remove(ProcedureVariables.REASON);
-        start.set(LightsOutVariables.REQUESTED_BY, requestedBy);
         start.set(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
-        if (start.text(LightsOutVariables.LIGHTS_OUT_REASON) == null) {
-            start.set(LightsOutVariables.LIGHTS_OUT_REASON, start.requestedByWithReason(requestedBy, checkedReason));
-        }
+        start.recordRequest(LightsOutVariables.LIGHTS_OUT_REASON, request.reason());
         // every slot is held (HealStarter's claims) from the start, not only from "Plan the recovery" (a job of its
         // own): a monitor round in between would otherwise heal, re-attest or fence one of them
         start.set(RolloutVariables.WAVE, new ArrayList<>(IntStream.range(0, spec.getReplicas()).mapToObj(spec::slotName).toList()));

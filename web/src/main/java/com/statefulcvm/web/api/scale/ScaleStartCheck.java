@@ -78,14 +78,9 @@ class ScaleStartCheck implements ProcedureStartCheck {
         Request request = request(spec.getName(), body);
         requireNothingRunning(spec.getName());
 
-        String requestedBy = start.requestedBy(ScaleVariables.REQUESTED_BY);
         start.remove(ScaleVariables.REPLICAS);
-        start.remove(ProcedureVariables.REASON);
         start.set(ScaleVariables.REQUESTED_REPLICAS, request.replicas());
-        start.set(ScaleVariables.REQUESTED_BY, requestedBy);
-        if (start.text(ScaleVariables.SCALE_REASON) == null) {
-            start.set(ScaleVariables.SCALE_REASON, start.requestedByWithReason(requestedBy, request.reason()));
-        }
+        start.recordRequest(ScaleVariables.SCALE_REASON, request.reason());
         return spec.getName();
     }
 
