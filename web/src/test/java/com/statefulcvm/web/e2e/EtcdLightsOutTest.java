@@ -91,6 +91,7 @@ class EtcdLightsOutTest extends WorkloadEndToEnd {
             // ordinal 0 goes first: the other two keep a quorum and acknowledge more puts than it ever saw
             simulator.stop(slot(0));
             await().atMost(Duration.ofSeconds(30)).until(() -> "stopped".equals(simulator.cvm(slot(0)).path("status").asText()));
+            rollouts.awaitLastBackendResult(slot(0), "stop:ok");   // its etcd is down, not only its CVM's status
             int afterFirst = writer.log().count();
             await().atMost(Duration.ofSeconds(30)).until(() -> writer.log().count() >= afterFirst + 20);
             simulator.stop(slot(1));

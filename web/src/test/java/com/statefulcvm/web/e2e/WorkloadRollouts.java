@@ -100,6 +100,15 @@ public final class WorkloadRollouts {
                 org.assertj.core.api.Assertions.assertThat(backendResults(cvm)).as("backend commands of " + cvm).containsExactly(expected));
     }
 
+    /**
+     * Waits until the CVM's latest backend command ended with this result ("stop:ok"): the simulator reports a CVM
+     * stopped before its process is, and members of a workload talk to each other directly, not through the gateway.
+     */
+    void awaitLastBackendResult(String cvm, String expected) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                org.assertj.core.api.Assertions.assertThat(backendResults(cvm)).as("backend commands of " + cvm).last().isEqualTo(expected));
+    }
+
     // --- the simulator's journal (events as SimulatorView reads them) ---
 
     /** The CVMs in the order in which each first left "running" for a restart. */
