@@ -46,7 +46,7 @@ class ExactlyOnceEffectsEndToEndTest extends PhalaFaultsEndToEnd {
     @Test
     void aHealWhoseNodeDiedAfterPhalaAcceptedTheRestartRestartsTheCvmOnce() throws Exception {
         RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
-        driver.awaitAllRunning(3);
+        awaitAllRunningAtPhala(http, SET);
         SimulatorView simulator = new SimulatorView(http);
         long since = simulator.lastEventSeq();
         int died = DIED.get();
@@ -73,7 +73,7 @@ class ExactlyOnceEffectsEndToEndTest extends PhalaFaultsEndToEnd {
     @Test
     void anEnvRolloutWhoseNodeDiedAfterPhalaAcceptedAnEnvUpdateUpdatesEachCvmOnce() throws Exception {
         RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
-        driver.awaitAllRunning(3);
+        awaitAllRunningAtPhala(http, SET);
         SimulatorView simulator = new SimulatorView(http);
         long since = simulator.lastEventSeq();
         int died = DIED.get();

@@ -1,10 +1,12 @@
 package com.statefulcvm.web.e2e;
 
 import com.statefulcvm.web.E2eSupport;
+import com.statefulcvm.web.SimulatorView;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
@@ -13,8 +15,11 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The one application context of the tests that make Phala or the node fail (ExactlyOnceEffectsEndToEndTest,
@@ -36,6 +41,23 @@ abstract class PhalaFaultsEndToEnd {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         E2eSupport.onFreePortWithDatabase(registry, "phala-faults-e2e");
+    }
+
+    /**
+     * Asked of the simulator, not of the API: the API's detail of a set is read from Phala once per 30 s in this context
+     * (fleet-reads.max-age), and a first read while the bootstrap's last CVM still starts would be its answer for that
+     * long.
+     */
+    static void awaitAllRunningAtPhala(TestRestTemplate http, String set) {
+        SimulatorView simulator = new SimulatorView(http);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            for (int ordinal = 0; ordinal < 3; ordinal++) {
+                if (!"running".equals(simulator.cvm(set + "-" + ordinal).path("status").asText())) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     @TestConfiguration

@@ -59,7 +59,7 @@ class PhalaOutageEndToEndTest extends PhalaFaultsEndToEnd {
     @Test
     void aRolloutPausesWhilePhalaIsDownLongerThanItsDeadlineAndResumesWithoutAnIncidentOrARollback() throws Exception {
         RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
-        awaitAllRunningAtPhala();
+        awaitAllRunningAtPhala(http, SET);
         SimulatorView simulator = new SimulatorView(http);
         long since = simulator.lastEventSeq();
         ResponseEntity<String> created = driver.admin().postForEntity("/api/replica-sets/" + SET + "/rollouts", RolloutDriver.json(Map.of(
@@ -107,7 +107,7 @@ class PhalaOutageEndToEndTest extends PhalaFaultsEndToEnd {
     @Test
     void manyViewersOfASetCostOnePhalaReadPerMaxAge() throws Exception {
         RolloutDriver driver = new RolloutDriver(http, tasks, history, SET);
-        awaitAllRunningAtPhala();
+        awaitAllRunningAtPhala(http, SET);
         double before = listCalls();
         List<CompletableFuture<ResponseEntity<String>>> viewers = new ArrayList<>();
         IntStream.range(0, 20).forEach(i -> viewers.add(CompletableFuture.supplyAsync(
@@ -121,23 +121,6 @@ class PhalaOutageEndToEndTest extends PhalaFaultsEndToEnd {
             assertThat(driver.admin().getForEntity("/api/replica-sets/" + SET, String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
         }
         assertThat(listCalls() - before).as("Phala reads of the set for 30 views").isLessThanOrEqualTo(1);
-    }
-
-    /**
-     * Asked of the simulator, not of the API: the API's detail of the set is read from Phala once per 30 s here
-     * (fleet-reads.max-age), and a first read while the bootstrap's last CVM still starts would be its answer for that
-     * long.
-     */
-    private void awaitAllRunningAtPhala() {
-        SimulatorView simulator = new SimulatorView(http);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            for (int ordinal = 0; ordinal < 3; ordinal++) {
-                if (!"running".equals(simulator.cvm(SET + "-" + ordinal).path("status").asText())) {
-                    return false;
-                }
-            }
-            return true;
-        });
     }
 
     private double listCalls() {
