@@ -3,8 +3,8 @@
 # (every replica down at once). It starts with the CVM, but runs the workload (the command after "--") only when:
 #   - the orchestrator releases it: POST <release-path> (lights-out-recovery.bpmn: the seed first, then each follower), or
 #   - there is nothing to protect: the data directory holds no data yet (a new member, the first boot), or
-#   - with --patronictl-config: a Patroni leader already runs (this member restarted alone, the set is not down: it
-#     joins that leader as a replica, exactly as it would have without the agent).
+#   - with --patronictl-config: a Patroni leader already runs, its PostgreSQL accepting connections (this member
+#     restarted alone, the set is not down: it joins that leader as a replica, as it would have without the agent).
 # Until then it answers GET <sequence-path> with how far this member's data goes, read from the data directory with
 # pg_controldata: {"generation": <timeline>, "sequence": <WAL position in bytes>, "lsn": "X/Y"}; the recovery compares
 # (timeline, position) and seeds from the most recent. After the release it answers 503 there (ask the workload).
@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -100,7 +101,8 @@ class Agent:
         except (OSError, ValueError, subprocess.SubprocessError):
             return None
         for m in members:
-            if m.get("Role") in ("Leader", "Standby Leader") and m.get("State") in ("running", "streaming"):
+            if m.get("Role") in ("Leader", "Standby Leader") and m.get("State") in ("running", "streaming") \
+                    and accepts_connections(m.get("Host", "")):
                 return m.get("Member")
         return None
 
@@ -111,6 +113,18 @@ class Agent:
                 self.release(f"a leader runs ({leader}): joining it")
                 return
             self.released.wait(self.args.leader_check_seconds)
+
+
+def accepts_connections(host):
+    """Whether the PostgreSQL at patronictl's "host" or "host:port" accepts a connection. The DCS keeps a dead
+    leader's key, "running", until its ttl ends: after a lights-out the members come back within that time, and
+    joining a leader that is gone would release every member before the operator chose the seed."""
+    name, port = (host.rsplit(":", 1) + ["5432"])[:2] if host.count(":") <= 1 else (host, "5432")
+    try:
+        with socket.create_connection((name, int(port)), timeout=3):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 def handler_for(agent):
