@@ -4,6 +4,7 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.rollout.ApplyPlannedAction;
+import com.statefulcvm.delegates.rollout.SlotControl;
 import com.statefulcvm.delegates.rollout.SlotStateReader;
 import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -68,8 +69,9 @@ class ApplyPlannedActionTest {
     private final ApplyPlannedAction apply = new ApplyPlannedAction(
             new SlotStateReader(slots, new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
                     envs, restarts, effects),
-            new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), restarts, envs,
+            new SlotControl(new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
+                    mock(SlotProvisioner.class), envs, restarts),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class),
             new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy());
 
     @BeforeEach

@@ -1,15 +1,11 @@
 package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.support.ComposeUpdater;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.EffectivePolicy;
-import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.PhalaEffects;
-import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
-import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -41,25 +37,18 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 public class ApplyPlannedAction implements JavaDelegate {
 
     private final SlotStateReader reads;
-    private final ComposeUpdater updater;
-    private final SlotProvisioner provisioner;
+    private final SlotControl control;
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
-    private final RestartOnce restarts;
-    private final EnvUpdater envs;
     private final TakeDownCheck budget;
     private final EffectivePolicy policies;
 
-    public ApplyPlannedAction(SlotStateReader reads, ComposeUpdater updater, SlotProvisioner provisioner, ReplicaSetObserver observer,
-                              SlotConditions conditions, RestartOnce restarts, EnvUpdater envs, TakeDownCheck budget,
-                              EffectivePolicy policies) {
+    public ApplyPlannedAction(SlotStateReader reads, SlotControl control, ReplicaSetObserver observer, SlotConditions conditions,
+                              TakeDownCheck budget, EffectivePolicy policies) {
         this.reads = reads;
-        this.updater = updater;
-        this.provisioner = provisioner;
+        this.control = control;
         this.observer = observer;
         this.conditions = conditions;
-        this.restarts = restarts;
-        this.envs = envs;
         this.budget = budget;
         this.policies = policies;
     }
@@ -83,29 +72,27 @@ public class ApplyPlannedAction implements JavaDelegate {
 
     /** @return what happened, in words for the process's {@code stage} variable */
     private String carryOut(DelegateExecution execution, SlotState state, SlotReconciler.Apply decision) {
-        EffectScope scope = state.scope();
-        String slot = state.slot();
-        CvmInfo cvm = state.cvm().orElse(null);
+        String name = state.cvm().map(CvmInfo::name).orElse(null);
         return switch (decision) {
-            case CREATE_SURGE -> provisioner.ensureCreated(scope, state.spec(), slot, state.cvm(), state.targetCompose());
+            case CREATE_SURGE -> control.create(state);
             case REFRESH_ONLY -> "refresh: the CVM is not changed; it is re-attested and recorded on the target";
             case NOT_AN_UPDATE -> throw new IllegalArgumentException("action " + state.action() + " is not an instance update");
             case NO_CVM_TO_UPDATE -> throw new IllegalStateException(
-                    "slot " + slot + " has no CVM to update in place; heal or scale creates it");
+                    "slot " + state.slot() + " has no CVM to update in place; heal or scale creates it");
             // with an env change too, the env update follows once the CVM has settled on the compose (AwaitCvmRunning)
-            case UPDATE_COMPOSE -> updater.ensureUpdateRequested(execution, scope, cvm, state.targetCompose());
-            case UPDATE_ENV -> envs.ensureUpdateRequested(execution, cvm);
-            case ENV_ALREADY_REQUESTED -> "env update of " + cvm.name() + " already requested; not restarted on top of it";
-            case LOOK_AT_RESTART_AGAIN -> "restart of " + cvm.name() + ": " + restarts.again(scope, cvm)
-                    .orElseThrow(() -> new IllegalStateException("no restart of " + cvm.name() + " was asked")).text();
-            case WAIT_TO_SETTLE -> "CVM " + cvm.name() + " is busy (" + cvm.status() + "); waiting for it to settle";
-            case ALREADY_UPDATED -> "CVM " + cvm.name()
+            case UPDATE_COMPOSE -> control.updateCompose(execution, state);
+            case UPDATE_ENV -> control.updateEnv(execution, state);
+            case ENV_ALREADY_REQUESTED -> "env update of " + name + " already requested; not restarted on top of it";
+            case LOOK_AT_RESTART_AGAIN -> "restart of " + name + ": " + control.restartAgain(state)
+                    .orElseThrow(() -> new IllegalStateException("no restart of " + name + " was asked"));
+            case WAIT_TO_SETTLE -> "CVM " + name + " is busy (" + state.found().status() + "); waiting for it to settle";
+            case ALREADY_UPDATED -> "CVM " + name
                     + " already runs the target compose (its update was requested by an earlier attempt); not restarted again";
-            case RESTART -> "restart of " + cvm.name() + " (compose unchanged): " + restarts.restartOrStart(scope, cvm).text();
-            case START -> "start of " + cvm.name() + " (compose unchanged): " + restarts.restartOrStart(scope, cvm).text();
-            case OLD_CVM_GONE -> "the old CVM of " + slot + " is gone; a new one is created next";
-            case ALREADY_REPLACED -> "CVM " + slot + " is already a new instance (" + cvm.instanceId() + ")";
-            case DELETE_OLD_CVM -> provisioner.ensureDeleteRequested(scope, cvm) + "; a new CVM takes the slot";
+            case RESTART -> "restart of " + name + " (compose unchanged): " + control.restartOrStart(state);
+            case START -> "start of " + name + " (compose unchanged): " + control.restartOrStart(state);
+            case OLD_CVM_GONE -> "the old CVM of " + state.slot() + " is gone; a new one is created next";
+            case ALREADY_REPLACED -> "CVM " + state.slot() + " is already a new instance (" + state.found().instanceId() + ")";
+            case DELETE_OLD_CVM -> control.delete(state) + "; a new CVM takes the slot";
         };
     }
 }

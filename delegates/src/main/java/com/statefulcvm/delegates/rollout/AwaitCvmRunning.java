@@ -1,15 +1,8 @@
 package com.statefulcvm.delegates.rollout;
 
-import com.statefulcvm.connectors.phala.model.CvmInfo;
-import com.statefulcvm.delegates.support.ComposeUpdater;
-import com.statefulcvm.delegates.support.EffectOutcome;
-import com.statefulcvm.delegates.support.EffectScope;
-import com.statefulcvm.delegates.support.EnvUpdater;
 import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
-import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.SlotConditions;
-import com.statefulcvm.delegates.support.SlotProvisioner;
 import com.statefulcvm.fleet.ConditionType;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -31,22 +24,15 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 public class AwaitCvmRunning implements JavaDelegate {
 
     private final SlotStateReader reads;
-    private final ComposeUpdater updater;
-    private final SlotProvisioner provisioner;
+    private final SlotControl control;
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
-    private final EnvUpdater envs;
-    private final RestartOnce restarts;
 
-    public AwaitCvmRunning(SlotStateReader reads, ComposeUpdater updater, SlotProvisioner provisioner, ReplicaSetObserver observer,
-                           SlotConditions conditions, EnvUpdater envs, RestartOnce restarts) {
+    public AwaitCvmRunning(SlotStateReader reads, SlotControl control, ReplicaSetObserver observer, SlotConditions conditions) {
         this.reads = reads;
-        this.updater = updater;
-        this.provisioner = provisioner;
+        this.control = control;
         this.observer = observer;
         this.conditions = conditions;
-        this.envs = envs;
-        this.restarts = restarts;
     }
 
     @Override
@@ -64,20 +50,16 @@ public class AwaitCvmRunning implements JavaDelegate {
 
     /** @return what happened, in words for the process's {@code stage} variable */
     private String carryOut(DelegateExecution execution, SlotState state, SlotReconciler.Await decision) {
-        EffectScope scope = state.scope();
-        String slot = state.slot();
-        CvmInfo cvm = state.cvm().orElse(null);
         return switch (decision) {
-            case CREATE -> provisioner.ensureCreated(scope, state.spec(), slot, state.cvm(), state.targetCompose());
-            case WAIT_FOR_A_CVM -> "slot " + slot + " has no CVM any more; waiting (the progress deadline hands it to the operator)";
-            case DELETE_OLD_CVM -> "old CVM of " + slot + " still present: " + provisioner.ensureDeleteRequested(scope, cvm);
-            case UPDATE_ENV, LOOK_AT_ENV_UPDATE_AGAIN -> envs.ensureUpdateRequested(execution, cvm);
-            case LOOK_AT_RESTART_AGAIN -> "CVM " + cvm.name() + ": "
-                    + restarts.again(scope, cvm).map(EffectOutcome::text).orElse("restart asked");
-            case RUNNING -> "CVM " + cvm.name() + " is running the target compose; attesting and probing health";
-            case UPDATE_COMPOSE -> updater.ensureUpdateRequested(execution, scope, cvm, state.targetCompose());
-            case WAIT -> "waiting for CVM " + cvm.name() + ": status " + cvm.status()
-                    + (cvm.isSettled() ? "" : ", operation in progress");
+            case CREATE -> control.create(state);
+            case WAIT_FOR_A_CVM -> "slot " + state.slot() + " has no CVM any more; waiting (the progress deadline hands it to the operator)";
+            case DELETE_OLD_CVM -> "old CVM of " + state.slot() + " still present: " + control.delete(state);
+            case UPDATE_ENV, LOOK_AT_ENV_UPDATE_AGAIN -> control.updateEnv(execution, state);
+            case LOOK_AT_RESTART_AGAIN -> "CVM " + state.found().name() + ": " + control.restartAgain(state).orElse("restart asked");
+            case RUNNING -> "CVM " + state.found().name() + " is running the target compose; attesting and probing health";
+            case UPDATE_COMPOSE -> control.updateCompose(execution, state);
+            case WAIT -> "waiting for CVM " + state.found().name() + ": status " + state.found().status()
+                    + (state.found().isSettled() ? "" : ", operation in progress");
         };
     }
 }

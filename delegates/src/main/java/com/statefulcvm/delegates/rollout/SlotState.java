@@ -37,6 +37,11 @@ public record SlotState(ReplicaSetSpec spec, String slot, RolloutAction action, 
         public static final Asked NOTHING = new Asked(false, false, false, false, false, false);
     }
 
+    /** The slot's CVM, for a decision that needs one. */
+    public CvmInfo found() {
+        return cvm.orElseThrow(() -> new IllegalStateException("slot " + slot + " has no CVM"));
+    }
+
     /** True when the slot has a CVM and it carries the target compose. */
     public boolean hasTarget() {
         return cvm.filter(c -> ComposeText.same(c.dockerCompose(), targetCompose)).isPresent();

@@ -8,7 +8,10 @@ import com.statefulcvm.delegates.rollout.SlotReconciler.Await;
 import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.junit.jupiter.api.Test;
 
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,18 +25,15 @@ class SlotReconcilerTest {
     private static final String OLD = "services:\n  web:\n    image: a\n";
     private static final String PLANNED_INSTANCE = "instance-planned";
 
-    /** The slot as a step reads it; each test changes what its branch is about. */
+    /** What a state can hold besides the action and the CVM (each false unless named). */
+    private enum Fact { COMPOSE_CHANGE_PLANNED, ASKED_ANYTHING, ENV_PENDING, ENV_REQUESTED, ENV_UNFINISHED, RESTART_ASKED, RESTART_UNFINISHED }
+
+    /** The slot as a step reads it: by default a running CVM on the target, the planned instance, nothing asked yet. */
     private static final class Slot {
-        RolloutAction action = RolloutAction.RESTART;
-        CvmInfo cvm = cvm("running", false, TARGET, PLANNED_INSTANCE);
-        String boundInstanceId = PLANNED_INSTANCE;
-        boolean composeChangePlanned;
-        boolean askedAnything;
-        boolean envPending;
-        boolean envRequested;
-        boolean envUnfinished;
-        boolean restartAsked;
-        boolean restartUnfinished;
+        private RolloutAction action = RolloutAction.RESTART;
+        private CvmInfo cvm = cvm("running", false, TARGET, PLANNED_INSTANCE);
+        private String boundInstanceId = PLANNED_INSTANCE;
+        private final Set<Fact> facts = EnumSet.noneOf(Fact.class);
 
         Slot action(RolloutAction action) {
             this.action = action;
@@ -50,9 +50,26 @@ class SlotReconcilerTest {
             return this;
         }
 
+        Slot anotherInstance() {
+            this.cvm = cvm(cvm.status(), false, TARGET, "instance-new");
+            return this;
+        }
+
+        Slot unbound() {
+            this.boundInstanceId = null;
+            return this;
+        }
+
+        Slot with(Fact... facts) {
+            this.facts.addAll(List.of(facts));
+            return this;
+        }
+
         SlotState state() {
-            return new SlotState(null, "webdemo-1", action, TARGET, Optional.ofNullable(cvm), boundInstanceId, composeChangePlanned,
-                    null, new SlotState.Asked(askedAnything, envPending, envRequested, envUnfinished, restartAsked, restartUnfinished));
+            return new SlotState(null, "webdemo-1", action, TARGET, Optional.ofNullable(cvm), boundInstanceId,
+                    facts.contains(Fact.COMPOSE_CHANGE_PLANNED), null, new SlotState.Asked(facts.contains(Fact.ASKED_ANYTHING),
+                    facts.contains(Fact.ENV_PENDING), facts.contains(Fact.ENV_REQUESTED), facts.contains(Fact.ENV_UNFINISHED),
+                    facts.contains(Fact.RESTART_ASKED), facts.contains(Fact.RESTART_UNFINISHED)));
         }
 
         Apply apply() {
@@ -67,7 +84,7 @@ class SlotReconcilerTest {
             return SlotReconciler.takesRunningSlotDown(state());
         }
 
-        static CvmInfo cvm(String status, boolean inProgress, String compose, String instanceId) {
+        private static CvmInfo cvm(String status, boolean inProgress, String compose, String instanceId) {
             return new CvmInfo("cvm_abc", "webdemo-1", "a".repeat(40), "uuid", instanceId, status, inProgress,
                     inProgress ? new Progress("running", null, "corr") : null, "hash", null, null, null, null, null, null, null,
                     null, null, null, null, new ComposeFile("webdemo", compose, null, null, null, null, null, null, null, null, null));
@@ -92,9 +109,7 @@ class SlotReconcilerTest {
 
     @Test
     void aRerunOfAnAttemptThatAskedPhalaAlreadyTakesNothingDownAnew() {
-        Slot slot = slot();
-        slot.askedAnything = true;
-        assertThat(slot.takesRunningSlotDown()).isFalse();
+        assertThat(slot().with(Fact.ASKED_ANYTHING).takesRunningSlotDown()).isFalse();
     }
 
     @Test
@@ -134,32 +149,22 @@ class SlotReconcilerTest {
 
     @Test
     void aCvmWithoutTheTargetGetsTheComposeFirstEvenWithAnEnvChange() {
-        Slot slot = slot().cvm("running", false, OLD);
-        slot.envPending = true;
-        slot.restartAsked = true;
-        assertThat(slot.apply()).isEqualTo(Apply.UPDATE_COMPOSE);
+        assertThat(slot().cvm("running", false, OLD).with(Fact.ENV_PENDING, Fact.RESTART_ASKED).apply()).isEqualTo(Apply.UPDATE_COMPOSE);
     }
 
     @Test
     void aCvmOnTheTargetWithAnEnvChangeStillToAskGetsTheEnvUpdate() {
-        Slot slot = slot();
-        slot.envPending = true;
-        assertThat(slot.apply()).isEqualTo(Apply.UPDATE_ENV);
+        assertThat(slot().with(Fact.ENV_PENDING).apply()).isEqualTo(Apply.UPDATE_ENV);
     }
 
     @Test
     void anEnvUpdateAskedAlreadyIsNotRestartedOnTop() {
-        Slot slot = slot();
-        slot.envRequested = true;
-        slot.restartAsked = true;
-        assertThat(slot.apply()).isEqualTo(Apply.ENV_ALREADY_REQUESTED);
+        assertThat(slot().with(Fact.ENV_REQUESTED, Fact.RESTART_ASKED).apply()).isEqualTo(Apply.ENV_ALREADY_REQUESTED);
     }
 
     @Test
     void aRestartAskedAlreadyIsLookedAtAgainEvenWhileTheCvmIsBusy() {
-        Slot slot = slot().cvm("restarting", true, TARGET);
-        slot.restartAsked = true;
-        assertThat(slot.apply()).isEqualTo(Apply.LOOK_AT_RESTART_AGAIN);
+        assertThat(slot().cvm("restarting", true, TARGET).with(Fact.RESTART_ASKED).apply()).isEqualTo(Apply.LOOK_AT_RESTART_AGAIN);
     }
 
     @Test
@@ -169,9 +174,7 @@ class SlotReconcilerTest {
 
     @Test
     void aCvmRunningTheComposeAnEarlierAttemptPutThereIsNotRestartedAgain() {
-        Slot slot = slot();
-        slot.composeChangePlanned = true;
-        assertThat(slot.apply()).isEqualTo(Apply.ALREADY_UPDATED);
+        assertThat(slot().with(Fact.COMPOSE_CHANGE_PLANNED).apply()).isEqualTo(Apply.ALREADY_UPDATED);
     }
 
     @Test
@@ -181,9 +184,7 @@ class SlotReconcilerTest {
 
     @Test
     void aStoppedCvmOnTheTargetIsStartedEvenWhenItsComposeChangeWasPlanned() {
-        Slot slot = slot().cvm("stopped", false, TARGET);
-        slot.composeChangePlanned = true;
-        assertThat(slot.apply()).isEqualTo(Apply.START);
+        assertThat(slot().cvm("stopped", false, TARGET).with(Fact.COMPOSE_CHANGE_PLANNED).apply()).isEqualTo(Apply.START);
     }
 
     @Test
@@ -193,17 +194,13 @@ class SlotReconcilerTest {
 
     @Test
     void aReplacementThatFindsAnotherInstanceIsDone() {
-        Slot slot = slot().action(RolloutAction.REPLACE);
-        slot.cvm = Slot.cvm("running", false, TARGET, "instance-new");
-        assertThat(slot.apply()).isEqualTo(Apply.ALREADY_REPLACED);
+        assertThat(slot().action(RolloutAction.REPLACE).anotherInstance().apply()).isEqualTo(Apply.ALREADY_REPLACED);
     }
 
     @Test
     void aReplacementDeletesThePlannedInstanceOrOneWithoutABinding() {
         assertThat(slot().action(RolloutAction.REPLACE).apply()).isEqualTo(Apply.DELETE_OLD_CVM);
-        Slot unbound = slot().action(RolloutAction.REPLACE);
-        unbound.boundInstanceId = null;
-        assertThat(unbound.apply()).isEqualTo(Apply.DELETE_OLD_CVM);
+        assertThat(slot().action(RolloutAction.REPLACE).unbound().apply()).isEqualTo(Apply.DELETE_OLD_CVM);
     }
 
     // --- "Check the CVM is running and settled"
@@ -226,32 +223,23 @@ class SlotReconcilerTest {
 
     @Test
     void aSettledCvmOnTheTargetGetsItsEnvUpdateRunningOrNot() {
-        Slot stopped = slot().cvm("stopped", false, TARGET);
-        stopped.envPending = true;
-        assertThat(stopped.await()).isEqualTo(Await.UPDATE_ENV);
+        assertThat(slot().with(Fact.ENV_PENDING).await()).isEqualTo(Await.UPDATE_ENV);
+        assertThat(slot().cvm("stopped", false, TARGET).with(Fact.ENV_PENDING).await()).isEqualTo(Await.UPDATE_ENV);
     }
 
     @Test
     void anEnvUpdateWhoseOutcomeIsUnknownIsLookedAtAgain() {
-        Slot slot = slot();
-        slot.envUnfinished = true;
-        slot.restartUnfinished = true;
-        assertThat(slot.await()).isEqualTo(Await.LOOK_AT_ENV_UPDATE_AGAIN);
+        assertThat(slot().with(Fact.ENV_UNFINISHED, Fact.RESTART_UNFINISHED).await()).isEqualTo(Await.LOOK_AT_ENV_UPDATE_AGAIN);
     }
 
     @Test
     void aRestartWhoseOutcomeIsUnknownIsLookedAtAgainNotPassed() {
-        Slot slot = slot();
-        slot.restartUnfinished = true;
-        assertThat(slot.await()).isEqualTo(Await.LOOK_AT_RESTART_AGAIN);
+        assertThat(slot().with(Fact.RESTART_UNFINISHED).await()).isEqualTo(Await.LOOK_AT_RESTART_AGAIN);
     }
 
     @Test
     void aCvmRunningTheTargetWithNothingOutstandingIsRunning() {
-        Slot slot = slot();
-        slot.envRequested = true;
-        slot.restartAsked = true;
-        assertThat(slot.await()).isEqualTo(Await.RUNNING);
+        assertThat(slot().with(Fact.ENV_REQUESTED, Fact.RESTART_ASKED).await()).isEqualTo(Await.RUNNING);
     }
 
     @Test
