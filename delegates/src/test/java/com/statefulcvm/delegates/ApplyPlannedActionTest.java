@@ -4,6 +4,8 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.rollout.ApplyPlannedAction;
+import com.statefulcvm.delegates.rollout.SlotControl;
+import com.statefulcvm.delegates.rollout.SlotStateReader;
 import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.StepHeld;
@@ -62,10 +64,15 @@ class ApplyPlannedActionTest {
     private final PhalaEffects effects = new PhalaEffects(phala, intents, Clock.systemUTC(), new EffectSettings(null));
     private final ReplicaSets sets = mock(ReplicaSets.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
-    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
-            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
-            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy(), effects);
+    private final RestartOnce restarts = new RestartOnce(effects);
+    private final EnvUpdater envs = new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations());
+    private final ApplyPlannedAction apply = new ApplyPlannedAction(
+            new SlotStateReader(slots, new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
+                    envs, restarts, effects),
+            new SlotControl(new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
+                    mock(SlotProvisioner.class), envs, restarts),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class),
+            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy());
 
     @BeforeEach
     void aRestartOfTheSlot() {
