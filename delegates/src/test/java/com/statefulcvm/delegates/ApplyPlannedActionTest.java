@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.TakeDownCheck;
@@ -84,11 +85,11 @@ class ApplyPlannedActionTest {
         when(slots.spec(execution)).thenReturn(spec);
         when(slots.slot(execution)).thenReturn("webdemo-1");
         when(slots.action(execution)).thenReturn(RolloutAction.RESTART);
-        when(execution.getVariable("targetCompose")).thenReturn(TARGET);
+        when(execution.getVariable(RolloutVariables.TARGET_COMPOSE)).thenReturn(TARGET);
         when(execution.getProcessInstanceId()).thenReturn("rollout-1");
         when(execution.getProcessDefinitionId()).thenReturn("rollout:3:abc");
-        when(execution.getVariable("replicaSet")).thenReturn("webdemo");
-        when(execution.getVariable("slot")).thenReturn("webdemo-1");
+        when(execution.getVariable(RolloutVariables.REPLICA_SET)).thenReturn("webdemo");
+        when(execution.getVariable(RolloutVariables.SLOT)).thenReturn("webdemo-1");
     }
 
     /** What Phala shows now for webdemo-0, -1 and -2 (the slot's own CVM is asked for by {@link #slotHas}). */
@@ -118,7 +119,7 @@ class ApplyPlannedActionTest {
         verify(phala, never()).restart(anyString(), anyBoolean());
         verify(phala, never()).updateDockerCompose(any(), any());
         assertThat(intents.find(scope().key(Effect.START, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("start of webdemo-1")));
+        verify(execution).setVariable(eq(RolloutVariables.STAGE), argThat((String stage) -> stage.startsWith("start of webdemo-1")));
     }
 
     @Test
@@ -148,13 +149,13 @@ class ApplyPlannedActionTest {
         // rolled back: no variable says it asked, and the CVM is running and settled again, as before the restart
         apply.execute(execution);
         verify(phala, times(1)).restart("cvm_abc", false);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.contains("not asked again")));
+        verify(execution).setVariable(eq(RolloutVariables.STAGE), argThat((String stage) -> stage.contains("not asked again")));
     }
 
     @Test
     void anEnvRolloutOnTheTargetComposeSendsTheEncryptedEnvOnceAndDoesNotRestartOnTop() throws Exception {
-        when(execution.getVariable("targetEnvKeys")).thenReturn("DB_PASSWORD,GREETING");
-        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
+        when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("DB_PASSWORD,GREETING");
+        when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("abcdef");
         when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
@@ -164,13 +165,13 @@ class ApplyPlannedActionTest {
         verify(phala, never()).restart(anyString(), anyBoolean());
         verify(phala, never()).updateDockerCompose(any(), any());
         assertThat(intents.find(scope().key(Effect.UPDATE_ENV, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("env update of webdemo-1 (DB_PASSWORD, GREETING)")));
+        verify(execution).setVariable(eq(RolloutVariables.STAGE), argThat((String stage) -> stage.startsWith("env update of webdemo-1 (DB_PASSWORD, GREETING)")));
     }
 
     @Test
     void anEnvAndComposeRolloutSendsTheComposeFirst() throws Exception {
-        when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
-        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
+        when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("TOKEN");
+        when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("abcdef");
         when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-2", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, "services:\n  web:\n    image: a\n"));
 
@@ -182,9 +183,9 @@ class ApplyPlannedActionTest {
 
     @Test
     void anEnvUpdateAlreadyAcceptedIsNotSentAgain() throws Exception {
-        when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
-        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
-        when(execution.getVariable("composeChangeSlots")).thenReturn(java.util.List.of());
+        when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("TOKEN");
+        when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("abcdef");
+        when(execution.getVariable(RolloutVariables.COMPOSE_CHANGE_SLOTS)).thenReturn(java.util.List.of());
         when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
@@ -234,7 +235,7 @@ class ApplyPlannedActionTest {
 
     @Test
     void theRolloutsOwnMaxUnavailableIsTheBudget() {
-        when(execution.getVariable("updatePolicyOverride")).thenReturn("{\"maxUnavailable\": 2}");
+        when(execution.getVariable(RolloutVariables.UPDATE_POLICY_OVERRIDE)).thenReturn("{\"maxUnavailable\": 2}");
         setIsLive("stopped", "running", "running");
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
         apply.execute(execution);
