@@ -1,9 +1,12 @@
 package com.statefulcvm.delegates;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.delegates.rollout.ApplyPlannedAction;
+import com.statefulcvm.delegates.rollout.SlotControl;
+import com.statefulcvm.delegates.rollout.SlotStateReader;
 import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.StepHeld;
@@ -62,10 +65,15 @@ class ApplyPlannedActionTest {
     private final PhalaEffects effects = new PhalaEffects(phala, intents, Clock.systemUTC(), new EffectSettings(null));
     private final ReplicaSets sets = mock(ReplicaSets.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
-    private final ApplyPlannedAction apply = new ApplyPlannedAction(slots, new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()), mock(SlotProvisioner.class),
-            mock(ReplicaSetObserver.class), mock(SlotConditions.class), new RestartOnce(effects), new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
-            new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
-            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy(), effects);
+    private final RestartOnce restarts = new RestartOnce(effects);
+    private final EnvUpdater envs = new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations());
+    private final ApplyPlannedAction apply = new ApplyPlannedAction(
+            new SlotStateReader(slots, new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
+                    envs, restarts, effects),
+            new SlotControl(new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
+                    mock(SlotProvisioner.class), envs, restarts),
+            mock(ReplicaSetObserver.class), mock(SlotConditions.class),
+            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy());
 
     @BeforeEach
     void aRestartOfTheSlot() {
@@ -77,11 +85,11 @@ class ApplyPlannedActionTest {
         when(slots.spec(execution)).thenReturn(spec);
         when(slots.slot(execution)).thenReturn("webdemo-1");
         when(slots.action(execution)).thenReturn(RolloutAction.RESTART);
-        when(execution.getVariable("targetCompose")).thenReturn(TARGET);
+        when(execution.getVariable(RolloutVariables.TARGET_COMPOSE)).thenReturn(TARGET);
         when(execution.getProcessInstanceId()).thenReturn("rollout-1");
         when(execution.getProcessDefinitionId()).thenReturn("rollout:3:abc");
-        when(execution.getVariable("replicaSet")).thenReturn("webdemo");
-        when(execution.getVariable("slot")).thenReturn("webdemo-1");
+        when(execution.getVariable(RolloutVariables.REPLICA_SET)).thenReturn("webdemo");
+        when(execution.getVariable(RolloutVariables.SLOT)).thenReturn("webdemo-1");
     }
 
     /** What Phala shows now for webdemo-0, -1 and -2 (the slot's own CVM is asked for by {@link #slotHas}). */
@@ -111,7 +119,7 @@ class ApplyPlannedActionTest {
         verify(phala, never()).restart(anyString(), anyBoolean());
         verify(phala, never()).updateDockerCompose(any(), any());
         assertThat(intents.find(scope().key(Effect.START, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("start of webdemo-1")));
+        verify(execution).setVariable(eq(RolloutVariables.STAGE), argThat((String stage) -> stage.startsWith("start of webdemo-1")));
     }
 
     @Test
@@ -141,13 +149,13 @@ class ApplyPlannedActionTest {
         // rolled back: no variable says it asked, and the CVM is running and settled again, as before the restart
         apply.execute(execution);
         verify(phala, times(1)).restart("cvm_abc", false);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.contains("not asked again")));
+        verify(execution).setVariable(eq(RolloutVariables.STAGE), argThat((String stage) -> stage.contains("not asked again")));
     }
 
     @Test
     void anEnvRolloutOnTheTargetComposeSendsTheEncryptedEnvOnceAndDoesNotRestartOnTop() throws Exception {
-        when(execution.getVariable("targetEnvKeys")).thenReturn("DB_PASSWORD,GREETING");
-        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
+        when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("DB_PASSWORD,GREETING");
+        when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("abcdef");
         when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
@@ -157,13 +165,13 @@ class ApplyPlannedActionTest {
         verify(phala, never()).restart(anyString(), anyBoolean());
         verify(phala, never()).updateDockerCompose(any(), any());
         assertThat(intents.find(scope().key(Effect.UPDATE_ENV, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
-        verify(execution).setVariable(eq("stage"), argThat((String stage) -> stage.startsWith("env update of webdemo-1 (DB_PASSWORD, GREETING)")));
+        verify(execution).setVariable(eq(RolloutVariables.STAGE), argThat((String stage) -> stage.startsWith("env update of webdemo-1 (DB_PASSWORD, GREETING)")));
     }
 
     @Test
     void anEnvAndComposeRolloutSendsTheComposeFirst() throws Exception {
-        when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
-        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
+        when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("TOKEN");
+        when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("abcdef");
         when(phala.updateDockerCompose(anyString(), anyString())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-2", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, "services:\n  web:\n    image: a\n"));
 
@@ -175,9 +183,9 @@ class ApplyPlannedActionTest {
 
     @Test
     void anEnvUpdateAlreadyAcceptedIsNotSentAgain() throws Exception {
-        when(execution.getVariable("targetEnvKeys")).thenReturn("TOKEN");
-        when(execution.getVariable("targetEncryptedEnv")).thenReturn("abcdef");
-        when(execution.getVariable("composeChangeSlots")).thenReturn(java.util.List.of());
+        when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("TOKEN");
+        when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("abcdef");
+        when(execution.getVariable(RolloutVariables.COMPOSE_CHANGE_SLOTS)).thenReturn(java.util.List.of());
         when(phala.updateEnvs(anyString(), any())).thenReturn(new com.statefulcvm.connectors.phala.model.UpdateResult("in_progress", "accepted", "c-1", null));
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
 
@@ -227,7 +235,7 @@ class ApplyPlannedActionTest {
 
     @Test
     void theRolloutsOwnMaxUnavailableIsTheBudget() {
-        when(execution.getVariable("updatePolicyOverride")).thenReturn("{\"maxUnavailable\": 2}");
+        when(execution.getVariable(RolloutVariables.UPDATE_POLICY_OVERRIDE)).thenReturn("{\"maxUnavailable\": 2}");
         setIsLive("stopped", "running", "running");
         slotHas(ComposeUpdaterTest.cvm("running", false, TARGET));
         apply.execute(execution);

@@ -47,8 +47,8 @@ class EnvUpdaterTest {
 
     @BeforeEach
     void aRolloutStepWithAnEnvChange() {
-        when(execution.getVariable("slot")).thenReturn("webdemo-1");
-        when(execution.getVariable("replicaSet")).thenReturn("webdemo");
+        when(execution.getVariable(RolloutVariables.SLOT)).thenReturn("webdemo-1");
+        when(execution.getVariable(RolloutVariables.REPLICA_SET)).thenReturn("webdemo");
         when(execution.getProcessInstanceId()).thenReturn("pid-1");
         when(execution.getVariable(RolloutVariables.TARGET_ENCRYPTED_ENV)).thenReturn("00ff");
         when(execution.getVariable(RolloutVariables.TARGET_ENV_KEYS)).thenReturn("DB_PASSWORD");

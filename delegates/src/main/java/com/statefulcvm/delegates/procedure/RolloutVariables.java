@@ -30,6 +30,11 @@ public final class RolloutVariables extends ProcedureVariables {
     public static final String DECISIONS = "decisions";
     /** slot name → instance_id at plan time: the attestation step's slot binding. */
     public static final String BOUND_INSTANCE_IDS = "boundInstanceIds";
+    /**
+     * Set by the plan: the slots whose compose differed from the target then, so their planned RESTART is the compose
+     * update itself (a re-run that finds the target in place does not restart on top of it: SlotReconciler).
+     */
+    public static final String COMPOSE_CHANGE_SLOTS = "composeChangeSlots";
 
     /** A per-rollout policy override, the request's "updatePolicy" object as JSON text (readable in Cockpit). */
     public static final String UPDATE_POLICY_OVERRIDE = "updatePolicyOverride";

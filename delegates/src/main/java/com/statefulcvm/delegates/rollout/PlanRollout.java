@@ -122,8 +122,8 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(PROGRESS_DEADLINE, Duration.ofSeconds(policy.getProgressDeadlineSeconds()).toString());
         execution.setVariable(BOUND_INSTANCE_IDS, boundInstanceIds);
         // For these the planned action is the compose update itself: a re-run of the apply step that finds the target
-        // in place must not restart the CVM on top of it (ApplyPlannedAction).
-        execution.setVariable(ApplyPlannedAction.COMPOSE_CHANGE_SLOTS, new ArrayList<>(snapshots.stream()
+        // in place must not restart the CVM on top of it (SlotReconciler).
+        execution.setVariable(RolloutVariables.COMPOSE_CHANGE_SLOTS, new ArrayList<>(snapshots.stream()
                 .filter(s -> s.dockerCompose() != null && !ComposeText.same(s.dockerCompose(), target))
                 .map(InstanceSnapshot::slot).toList()));
         execution.setVariable(ALLOWED_COMPOSE_HASHES, new ArrayList<>(snapshots.stream().map(InstanceSnapshot::composeHash)

@@ -34,6 +34,11 @@ public class RestartOnce {
         return earlier(scope).map(intent -> intent.effect() == Effect.START ? effects.start(scope, cvm) : effects.restart(scope, cvm));
     }
 
+    /** True when this attempt asked for a restart or start already (and Phala did not refuse it). */
+    public boolean asked(EffectScope scope) {
+        return earlier(scope).isPresent();
+    }
+
     /** True while a restart or start of this attempt has an outcome nobody knows yet: the CVM is not "running again". */
     public boolean unfinished(EffectScope scope) {
         return earlier(scope).map(i -> i.state().open()).orElse(false);

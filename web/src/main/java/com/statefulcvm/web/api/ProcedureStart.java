@@ -1,5 +1,7 @@
 package com.statefulcvm.web.api;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -25,6 +27,23 @@ public final class ProcedureStart {
 
     public Object variable(String name) {
         return execution.getVariable(name);
+    }
+
+    /**
+     * This start as the body our REST API would take: {@code field} with {@code value}, then the {@code reason} as
+     * text, each only when given. A start through the engine is then judged by the API's own request check, with its
+     * messages.
+     */
+    public ObjectNode requestBody(ObjectMapper json, String field, Object value) {
+        ObjectNode body = json.createObjectNode();
+        if (value != null) {
+            body.set(field, json.valueToTree(value));
+        }
+        String reason = text(ProcedureVariables.REASON);
+        if (reason != null) {
+            body.put(ProcedureVariables.REASON, reason);
+        }
+        return body;
     }
 
     /** A text variable, stripped; null when absent or blank. */

@@ -15,32 +15,20 @@ import java.util.Set;
  * set, no failover, rollout or scale of it running ({@link FailoverController}'s rules and messages).
  */
 @Component
-class FailoverStartCheck implements ProcedureStartCheck {
+class FailoverStartCheck extends ProcedureStartCheck {
 
     static final Set<String> START_VARIABLES = Set.of(FailoverVariables.REPLICA_SET, ProcedureVariables.REASON, FailoverVariables.FAILOVER_REASON,
             FailoverVariables.REQUESTED_BY);
 
-    private final ReplicaSets replicaSets;
     private final FailoverController failovers;
 
     FailoverStartCheck(ReplicaSets replicaSets, FailoverController failovers) {
-        this.replicaSets = replicaSets;
+        super(FailoverVariables.PROCESS_KEY, START_VARIABLES, replicaSets);
         this.failovers = failovers;
     }
 
     @Override
-    public String processKey() {
-        return FailoverVariables.PROCESS_KEY;
-    }
-
-    @Override
-    public Set<String> startVariables() {
-        return START_VARIABLES;
-    }
-
-    @Override
-    public String check(ProcedureStart start) {
-        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+    protected String check(ProcedureStart start, ReplicaSetSpec spec) {
         FailoverController.requireFailoverType(spec);
         failovers.requireNoneRunning(spec.getName());
         start.recordRequest(FailoverVariables.FAILOVER_REASON, start.text(ProcedureVariables.REASON));

@@ -21,29 +21,18 @@ import java.util.Set;
  * business and is not asked here.
  */
 @Component
-class HealStartCheck implements ProcedureStartCheck {
+class HealStartCheck extends ProcedureStartCheck {
 
     static final Set<String> START_VARIABLES = Set.of(HealVariables.REPLICA_SET, HealVariables.ORDINAL, ProcedureVariables.REASON,
             HealVariables.SLOT, HealVariables.HEAL_REASON, HealVariables.HEAL_TRIGGER, HealVariables.REQUESTED_BY);
 
-    private final ReplicaSets replicaSets;
     private final HealStarter starter;
     private final HealController heals;
 
     HealStartCheck(ReplicaSets replicaSets, HealStarter starter, HealController heals) {
-        this.replicaSets = replicaSets;
+        super(HealVariables.HEAL_PROCESS, START_VARIABLES, replicaSets);
         this.starter = starter;
         this.heals = heals;
-    }
-
-    @Override
-    public String processKey() {
-        return HealVariables.HEAL_PROCESS;
-    }
-
-    @Override
-    public Set<String> startVariables() {
-        return START_VARIABLES;
     }
 
     /**
@@ -67,8 +56,7 @@ class HealStartCheck implements ProcedureStartCheck {
     }
 
     @Override
-    public String check(ProcedureStart start) {
-        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+    protected String check(ProcedureStart start, ReplicaSetSpec spec) {
         Object given = start.firstOf(HealVariables.ORDINAL);
         if (given == null) {
             throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, "ordinal: is required");

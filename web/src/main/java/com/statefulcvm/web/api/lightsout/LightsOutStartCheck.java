@@ -38,7 +38,7 @@ import java.util.stream.IntStream;
  * the REST API's messages.
  */
 @Component
-class LightsOutStartCheck implements ProcedureStartCheck {
+class LightsOutStartCheck extends ProcedureStartCheck {
 
     /**
      * {@code readmitFenced}: the operator's recorded override (fenced slots are started too); {@code lightsOutTrigger}:
@@ -47,42 +47,22 @@ class LightsOutStartCheck implements ProcedureStartCheck {
     static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, ProcedureVariables.REASON, LightsOutVariables.LIGHTS_OUT_REASON,
             LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, LightsOutVariables.LIGHTS_OUT_TRIGGER);
 
-    private final ReplicaSets replicaSets;
     private final LightsOutChecks checks;
     private final RunningProcesses running;
     private final RepositoryService repository;
     private final ObjectMapper json;
 
     LightsOutStartCheck(ReplicaSets replicaSets, LightsOutChecks checks, RunningProcesses running, ProcessEngine engine, ObjectMapper json) {
+        super(LightsOutVariables.PROCESS_KEY, START_VARIABLES, replicaSets);
         this.checks = checks;
         this.running = running;
         this.repository = engine.getRepositoryService();
-        this.replicaSets = replicaSets;
         this.json = json;
     }
 
     @Override
-    public String processKey() {
-        return LightsOutVariables.PROCESS_KEY;
-    }
-
-    @Override
-    public Set<String> startVariables() {
-        return START_VARIABLES;
-    }
-
-    @Override
-    public String check(ProcedureStart start) {
-        ReplicaSetSpec spec = start.replicaSet(replicaSets);
-        ObjectNode body = json.createObjectNode();
-        String reason = start.text(ProcedureVariables.REASON);
-        if (reason != null) {
-            body.put(ProcedureVariables.REASON, reason);
-        }
-        Object override = start.variable(LightsOutVariables.READMIT_FENCED);
-        if (override != null) {
-            body.set(LightsOutVariables.READMIT_FENCED, json.valueToTree(override));
-        }
+    protected String check(ProcedureStart start, ReplicaSetSpec spec) {
+        ObjectNode body = start.requestBody(json, LightsOutVariables.READMIT_FENCED, start.variable(LightsOutVariables.READMIT_FENCED));
         Request request = request(spec.getName(), body);
         requireNothingRunning(spec.getName());
 

@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * whoever sealed it ({@link SealedEnvHandover}); with one, the compose may be left out (the set keeps its own).
  */
 @Component
-class RolloutStartCheck implements ProcedureStartCheck {
+class RolloutStartCheck extends ProcedureStartCheck {
 
     static final Set<String> START_VARIABLES = Set.of(RolloutVariables.REPLICA_SET, RolloutRequest.DOCKER_COMPOSE,
             RolloutRequest.UPDATE_POLICY, RolloutVariables.TARGET_COMPOSE, RolloutVariables.UPDATE_POLICY_OVERRIDE,
@@ -41,7 +41,6 @@ class RolloutStartCheck implements ProcedureStartCheck {
             // refused with their own message by the check: an env comes sealed and handed over, never as a variable
             RolloutRequest.ENVS, RolloutVariables.TARGET_ENCRYPTED_ENV, RolloutVariables.TARGET_ENV_KEYS);
 
-    private final ReplicaSets replicaSets;
     private final PolicyOverrides policies;
     private final RolloutStarts rollouts;
     private final ObjectMapper json;
@@ -50,27 +49,16 @@ class RolloutStartCheck implements ProcedureStartCheck {
 
     RolloutStartCheck(ReplicaSets replicaSets, PolicyOverrides policies, RolloutStarts rollouts, ObjectMapper json,
                       RevisionHistory revisions, SealedEnvHandover envs) {
+        super(RolloutVariables.PROCESS_KEY, START_VARIABLES, replicaSets);
         this.envs = envs;
         this.revisions = revisions;
-        this.replicaSets = replicaSets;
         this.policies = policies;
         this.rollouts = rollouts;
         this.json = json;
     }
 
     @Override
-    public String processKey() {
-        return RolloutVariables.PROCESS_KEY;
-    }
-
-    @Override
-    public Set<String> startVariables() {
-        return START_VARIABLES;
-    }
-
-    @Override
-    public String check(ProcedureStart start) {
-        ReplicaSetSpec spec = start.replicaSet(replicaSets);
+    protected String check(ProcedureStart start, ReplicaSetSpec spec) {
         requireNoEnvInClear(start);
         Optional<EnvEncryption.Sealed> env = envs.take(spec.getName());
         ObjectNode body = json.createObjectNode();

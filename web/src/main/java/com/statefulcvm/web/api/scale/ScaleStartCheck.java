@@ -34,47 +34,27 @@ import java.util.Set;
  * {@code replicas}, optional {@code reason}) or our REST API ({@code requestedReplicas}), with the REST API's messages.
  */
 @Component
-class ScaleStartCheck implements ProcedureStartCheck {
+class ScaleStartCheck extends ProcedureStartCheck {
 
     static final Set<String> START_VARIABLES = Set.of(ScaleVariables.REPLICA_SET, ScaleVariables.REPLICAS, ProcedureVariables.REASON,
             ScaleVariables.REQUESTED_REPLICAS, ScaleVariables.SCALE_REASON, ScaleVariables.REQUESTED_BY);
 
-    private final ReplicaSets replicaSets;
     private final ScalePlanning planning;
     private final RunningProcesses running;
     private final RepositoryService repository;
     private final ObjectMapper json;
 
     ScaleStartCheck(ReplicaSets replicaSets, ScalePlanning planning, RunningProcesses running, ProcessEngine engine, ObjectMapper json) {
+        super(ScaleVariables.PROCESS_KEY, START_VARIABLES, replicaSets);
         this.planning = planning;
         this.running = running;
         this.repository = engine.getRepositoryService();
-        this.replicaSets = replicaSets;
         this.json = json;
     }
 
     @Override
-    public String processKey() {
-        return ScaleVariables.PROCESS_KEY;
-    }
-
-    @Override
-    public Set<String> startVariables() {
-        return START_VARIABLES;
-    }
-
-    @Override
-    public String check(ProcedureStart start) {
-        ReplicaSetSpec spec = start.replicaSet(replicaSets);
-        ObjectNode body = json.createObjectNode();
-        Object replicas = start.firstOf(ScaleVariables.REPLICAS, ScaleVariables.REQUESTED_REPLICAS);
-        if (replicas != null) {
-            body.set(ScaleVariables.REPLICAS, json.valueToTree(replicas));
-        }
-        String reason = start.text(ProcedureVariables.REASON);
-        if (reason != null) {
-            body.put(ProcedureVariables.REASON, reason);
-        }
+    protected String check(ProcedureStart start, ReplicaSetSpec spec) {
+        ObjectNode body = start.requestBody(json, ScaleVariables.REPLICAS, start.firstOf(ScaleVariables.REPLICAS, ScaleVariables.REQUESTED_REPLICAS));
         Request request = request(spec.getName(), body);
         requireNothingRunning(spec.getName());
 
