@@ -37,6 +37,12 @@ public class SimulatorProperties implements Validator {
     private final Timings timings = new Timings();
 
     /**
+     * The workspace's quotas at start and after the admin reset (a real workspace's are its plan's): a benchmark's
+     * fleet of thousands of CVMs raises them. The admin API changes them at run time.
+     */
+    private final Quota quota = new Quota();
+
+    /**
      * Tests only: when set, the simulated attestation root CA's key is derived from this text, so that several
      * simulators started with the same seed (a standalone one, and the embedded one whose root an orchestrator node
      * trusts) share one trust anchor. Unset (the default), the key is new at every start.
@@ -92,6 +98,10 @@ public class SimulatorProperties implements Validator {
 
     public void setStateFile(Path stateFile) {
         this.stateFile = stateFile;
+    }
+
+    public Quota getQuota() {
+        return quota;
     }
 
     public Timings getTimings() {
@@ -222,6 +232,46 @@ public class SimulatorProperties implements Validator {
     }
 
     /** Durations of the asynchronous transitions, in milliseconds. Mutable at run time (admin endpoint). */
+    /** {@code simulator.quota.*}: the SDK's {@code getWorkspaceQuotas} limits. */
+    public static class Quota {
+        private int vmSlots = 100;
+        private int vcpu = 400;
+        private int memoryMb = 800 * 1024;
+        private int diskGb = 20_000;
+
+        public int getVmSlots() {
+            return vmSlots;
+        }
+
+        public void setVmSlots(int vmSlots) {
+            this.vmSlots = vmSlots;
+        }
+
+        public int getVcpu() {
+            return vcpu;
+        }
+
+        public void setVcpu(int vcpu) {
+            this.vcpu = vcpu;
+        }
+
+        public int getMemoryMb() {
+            return memoryMb;
+        }
+
+        public void setMemoryMb(int memoryMb) {
+            this.memoryMb = memoryMb;
+        }
+
+        public int getDiskGb() {
+            return diskGb;
+        }
+
+        public void setDiskGb(int diskGb) {
+            this.diskGb = diskGb;
+        }
+    }
+
     public static class Timings {
         private volatile long createMs = 3000;
         private volatile long startMs = 1500;

@@ -48,7 +48,7 @@ public class SimulatedCloud implements AutoCloseable {
     private final AppLeadership leadership;
     private final GatewayRoutes gateway;
     private final StateFile stateFile;
-    private final WorkspaceQuota quota = new WorkspaceQuota();
+    private final WorkspaceQuota quota;
 
     public SimulatedCloud(SimulatorProperties properties) {
         this(properties, Clock.systemUTC());
@@ -64,6 +64,7 @@ public class SimulatedCloud implements AutoCloseable {
      */
     public SimulatedCloud(SimulatorProperties properties, Clock clock, CvmTransitionListener listener) {
         this.properties = Objects.requireNonNull(properties, "properties");
+        this.quota = new WorkspaceQuota(properties.getQuota());
         this.views = new CvmViews(properties::getGatewayBaseDomain, clock);
         StateStore store = properties.getStateFile() == null ? null : new StateStore(properties.getStateFile());
         this.leadership = new AppLeadership(directory);

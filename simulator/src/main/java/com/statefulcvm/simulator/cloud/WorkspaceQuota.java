@@ -1,26 +1,34 @@
 package com.statefulcvm.simulator.cloud;
 
+import com.statefulcvm.simulator.SimulatorProperties;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The workspace's limits (SDK {@code getWorkspaceQuotas}: {@code vm_slots}, {@code vcpu}, {@code memory_mb},
  * {@code disk_gb}), what remains of them given the CVMs that exist, and the refusal of a create beyond them
- * ({@code ERR-02-015}, quota exceeded). The limits are the simulator's settings, changed through the admin API.
+ * ({@code ERR-02-015}, quota exceeded). The limits start as the simulator's settings ({@code simulator.quota.*}), changed through the admin API.
  */
 public final class WorkspaceQuota {
 
-    private volatile int vmSlots = 100;
-    private volatile int vcpu = 400;
-    private volatile int memoryMb = 800 * 1024;
-    private volatile int diskGb = 20_000;
+    private final SimulatorProperties.Quota initial;
+    private volatile int vmSlots;
+    private volatile int vcpu;
+    private volatile int memoryMb;
+    private volatile int diskGb;
 
-    /** Back to the defaults (the admin reset). */
+    public WorkspaceQuota(SimulatorProperties.Quota initial) {
+        this.initial = initial;
+        reset();
+    }
+
+    /** Back to the settings (the admin reset). */
     public void reset() {
-        vmSlots = 100;
-        vcpu = 400;
-        memoryMb = 800 * 1024;
-        diskGb = 20_000;
+        vmSlots = initial.getVmSlots();
+        vcpu = initial.getVcpu();
+        memoryMb = initial.getMemoryMb();
+        diskGb = initial.getDiskGb();
     }
 
     public void set(Integer newVmSlots, Integer newVcpu, Integer newMemoryMb, Integer newDiskGb) {

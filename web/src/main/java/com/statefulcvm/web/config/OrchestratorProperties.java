@@ -243,14 +243,17 @@ public class OrchestratorProperties {
         /** An intent whose call has not been seen to end may still be in flight this long (longer than any Phala call). */
         @NotNull
         private Duration inFlightGuard = Duration.ofMinutes(2);
-        /** Connections of the intents' own pool. */
+        /**
+         * Connections of the intents' own pool; unset, one per thread that may write or read an intent while it holds
+         * its engine connection: the job executor's and the step waker's (see EffectConfiguration).
+         */
         @Min(1)
-        private int poolSize = 3;
+        private Integer poolSize;
 
         public Duration getInFlightGuard() { return inFlightGuard; }
         public void setInFlightGuard(Duration inFlightGuard) { this.inFlightGuard = inFlightGuard; }
-        public int getPoolSize() { return poolSize; }
-        public void setPoolSize(int poolSize) { this.poolSize = poolSize; }
+        public Integer getPoolSize() { return poolSize; }
+        public void setPoolSize(Integer poolSize) { this.poolSize = poolSize; }
     }
 
     /** The procedure-level circuit breaker (docs/operations.md#when-phala-cloud-is-down). */

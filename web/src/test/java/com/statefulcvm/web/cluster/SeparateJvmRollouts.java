@@ -110,7 +110,10 @@ public final class SeparateJvmRollouts {
                 "--simulator.state-file=" + run.resolve("simulator/state.json"),
                 "--simulator.timings.create-ms=100", "--simulator.timings.start-ms=500", "--simulator.timings.stop-ms=100",
                 "--simulator.timings.shutdown-ms=100", "--simulator.timings.restart-ms=1000", "--simulator.timings.update-ms=1000",
-                "--simulator.timings.delete-ms=100"));
+                "--simulator.timings.delete-ms=100",
+                // a fleet beyond the default workspace's 100 CVMs
+                "--simulator.quota.vm-slots=100000", "--simulator.quota.vcpu=1000000",
+                "--simulator.quota.memory-mb=1000000000", "--simulator.quota.disk-gb=100000000"));
         waitUntil(Duration.ofMinutes(4), "the simulator to answer", () -> {
             sim.assertAlive();
             return simulator.answers("/simulator/_admin/events");

@@ -15,6 +15,7 @@ import org.camunda.bpm.engine.runtime.VariableInstance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mockito.stubbing.Answer;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +27,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyList;
@@ -34,6 +40,7 @@ import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.RETURNS_DEEP_STUBS;
 import static org.mockito.Mockito.after;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -45,7 +52,8 @@ import static org.mockito.Mockito.when;
 /**
  * Which waiting rollout steps the waker wakes in one tick, with the engine and Phala stood in: a step whose probe is
  * due and one whose CVM settled or is gone, not one whose probe is still ahead or whose CVM is still updating; all the
- * CVMs in one status batch; a step whose woken continuation failed left to its fallback timer, a conflict tried again.
+ * CVMs in one status batch; the steps of one rollout side by side; a step whose woken continuation failed left to its
+ * fallback timer, a conflict tried again.
  */
 class RolloutStepWakerTest {
 
@@ -140,11 +148,36 @@ class RolloutStepWakerTest {
 
         waker.tick();
         verify(runtime, timeout(5000)).messageEventReceived("ProbeDue", "fails");
-        verify(runtime, timeout(5000)).messageEventReceived("ProbeDue", "conflicts");
-        verify(runtime, after(300).times(1)).messageEventReceived("ProbeDue", "conflicts");
+        verify(runtime, timeout(5000).times(RolloutStepWaker.ATTEMPTS)).messageEventReceived("ProbeDue", "conflicts");
+        verify(runtime, after(300).times(RolloutStepWaker.ATTEMPTS)).messageEventReceived("ProbeDue", "conflicts");
         waker.tick();
 
-        verify(runtime, timeout(5000).times(2)).messageEventReceived("ProbeDue", "conflicts");
+        verify(runtime, timeout(5000).times(2 * RolloutStepWaker.ATTEMPTS)).messageEventReceived("ProbeDue", "conflicts");
         verify(runtime, after(300).times(1)).messageEventReceived("ProbeDue", "fails");
+    }
+
+    /**
+     * The steps of one wave are woken side by side, not one after the other: the first step's wake is held until the
+     * second one's has begun (woken in turn, the second would wait for the first, which waits for it, and time out).
+     */
+    @Test
+    void theStepsOfOneRolloutAreWokenSideBySide() throws Exception {
+        waitsFor(probeWaits, "step-1", "p1", "nextProbeAt", Date.from(NOW.minusMillis(1)));
+        waitsFor(probeWaits, "step-2", "p1", "nextProbeAt", Date.from(NOW.minusMillis(1)));
+        CountDownLatch bothWoken = new CountDownLatch(2);
+        AtomicInteger metTheOther = new AtomicInteger();
+        Answer<Void> wake = call -> {
+            bothWoken.countDown();
+            if (bothWoken.await(5, TimeUnit.SECONDS)) {
+                metTheOther.incrementAndGet();
+            }
+            return null;
+        };
+        doAnswer(wake).when(runtime).messageEventReceived("ProbeDue", "step-1");
+        doAnswer(wake).when(runtime).messageEventReceived("ProbeDue", "step-2");
+
+        waker.tick();
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(metTheOther).as("wakes in progress together").hasValue(2));
     }
 }
