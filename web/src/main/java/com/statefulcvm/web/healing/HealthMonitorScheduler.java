@@ -1,8 +1,6 @@
 package com.statefulcvm.web.healing;
 
-import com.statefulcvm.connectors.health.ProbeResult;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
-import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.procedure.AdmissionStarter;
 import com.statefulcvm.delegates.procedure.OutageGuard;
@@ -11,13 +9,10 @@ import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.heal.HealthRound;
 import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSets;
-import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
-import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.healing.MonitorLeases;
-import com.statefulcvm.fleet.healing.SlotHealth;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import com.statefulcvm.web.config.HealingProperties;
 import com.statefulcvm.web.config.OrchestratorProperties;
@@ -44,14 +39,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -63,10 +56,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * Running, Healthy and Ready conditions), on the sets this node holds the lease of ({@link MonitorLeaseKeeper}).
  * <p>
  * A tick every {@code orchestrator.healing.tick} picks the rounds that are due (each one interval after the previous
- * one was due, never two of a set at once); for all of them together it reads the engine's running procedures and one
- * status batch from Phala ({@link CvmSightings}), then runs each set's round on a small Spring thread pool: a list of
- * the set's CVMs only where the batch cannot vouch for them, the probes without a waiting thread
- * ({@link ProbeLimiter}), the judgement, and a transaction only when something changed ({@link RoundEffects}). BPMN
+ * one was due, never two of a set at once) and hands them to the {@link RoundRunner}: for all of them together it reads
+ * the engine's running procedures and one status batch from Phala ({@link CvmSightings}), then runs each set's round on
+ * a small Spring thread pool: a list of the set's CVMs only where the batch cannot vouch for them, the probes without a
+ * waiting thread ({@link ProbeLimiter}), the judgement, and a transaction only when something changed
+ * ({@link RoundEffects}). BPMN
  * starts only when something must happen: a heal ({@code heal.bpmn}) or a re-attestation ({@code admit-instance.bpmn}).
  * <p>
  * Rounds are counted in the meters {@code orchestrator.health.monitor.rounds}, {@code .lateness} (how long after its
@@ -84,19 +78,12 @@ public class HealthMonitorScheduler implements DisposableBean {
     public static final String SETS = "orchestrator.health.monitor.sets";
 
     private final ReplicaSets replicaSets;
-    private final InstanceRegistry registry;
-    private final SlotHealthRegistry slotHealth;
-    private final FenceRegistry fences;
-    private final HealStarter heals;
-    private final AdmissionStarter admissions;
     private final RuntimeService runtime;
     private final HealingProperties settings;
     private final OrchestratorProperties.Observe observe;
     private final Clock clock;
     private final MonitorLeaseKeeper keeper;
-    private final CvmSightings sightings;
-    private final ProbeLimiter probes;
-    private final RoundEffects effects;
+    private final RoundRunner runner;
     private final ThreadPoolTaskExecutor rounds;
     private final ThreadPoolTaskScheduler ticker;
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
@@ -115,18 +102,12 @@ public class HealthMonitorScheduler implements DisposableBean {
                                   PlatformTransactionManager transactions, Clock clock, ObjectProvider<MeterRegistry> meters,
                                   PhalaEffects effects) {
         this.replicaSets = replicaSets;
-        this.registry = registry;
-        this.slotHealth = slotHealth;
-        this.fences = fences;
-        this.heals = heals;
-        this.admissions = admissions;
         this.runtime = runtime;
         this.settings = settings;
         this.observe = properties.getObserve();
         this.clock = clock;
         this.keeper = new MonitorLeaseKeeper(leases, nodeId(settings), settings.getLease(),
                 settings.getTick().multipliedBy(2).plusSeconds(1), System::nanoTime);
-        this.sightings = new CvmSightings(phala, replicaSets, settings.getStatusBatchSize());
         this.rounds = new ThreadPoolTaskExecutor();
         rounds.setCorePoolSize(settings.getRoundThreads());
         rounds.setMaxPoolSize(settings.getRoundThreads());
@@ -139,8 +120,11 @@ public class HealthMonitorScheduler implements DisposableBean {
         ticker.setThreadNamePrefix("health-tick-");
         ticker.setDaemon(true);
         ticker.initialize();
-        this.probes = new ProbeLimiter(health, settings.getMaxConcurrentProbes(), rounds);
-        this.effects = new RoundEffects(leases, registry, slotHealth, conditions, heals, outages, admissions, effects, transactions, clock);
+        this.runner = new RoundRunner(replicaSets, registry, slotHealth, fences, heals, admissions,
+                new CvmSightings(phala, replicaSets, settings.getStatusBatchSize()),
+                new ProbeLimiter(health, settings.getMaxConcurrentProbes(), rounds),
+                new RoundEffects(leases, registry, slotHealth, conditions, heals, outages, admissions, effects, transactions, clock),
+                settings.getFullListEvery(), rounds);
         MeterRegistry registryOfMeters = meters.getIfAvailable(SimpleMeterRegistry::new);
         // HELP texts: MetricHelp
         this.monitorRounds = Counter.builder(ROUNDS).tag("mode", "monitor").register(registryOfMeters);
@@ -158,9 +142,7 @@ public class HealthMonitorScheduler implements DisposableBean {
         volatile boolean running;
         volatile long rounds;
         volatile Instant lastStart;
-        volatile CvmSightings.LastSeen lastSeen;
-        volatile String stage;
-        volatile boolean conditionsWaiting = true;
+        final RoundRunner.Memory memory = new RoundRunner.Memory();
 
         Watched(String set, Instant due) {
             this.set = set;
@@ -276,42 +258,20 @@ public class HealthMonitorScheduler implements DisposableBean {
         }
     }
 
-    /** The reads every due round shares: the engine's running procedures and Phala's status batch, for all of them. */
+    /** The reads every due round shares, then each set's round on the pool. */
     private void startRounds(List<Watched> due) {
         List<Watched> started = new ArrayList<>();
         try {
-            Map<String, ReplicaSetSpec> specs = new HashMap<>();
+            Map<String, RoundRunner.Memory> memories = new LinkedHashMap<>();
+            due.forEach(w -> memories.put(w.set, w.memory));
+            RoundRunner.Shared shared = runner.read(memories);
             for (Watched w : due) {
-                if (replicaSets.exists(w.set)) {
-                    specs.put(w.set, replicaSets.spec(w.set));
-                }
-            }
-            Map<String, HealStarter.Snapshot> engine = heals.snapshots(specs.keySet());
-            Map<String, Map<String, String>> admitting = admissions.running(specs.keySet());
-            Map<String, Map<Integer, InstanceRecord>> records = new HashMap<>();
-            Set<String> vmUuids = new LinkedHashSet<>();
-            for (Watched w : due) {
-                if (!specs.containsKey(w.set)) {
-                    continue;
-                }
-                Map<Integer, InstanceRecord> byOrdinal = new HashMap<>();
-                registry.instances(w.set).forEach(r -> byOrdinal.put(r.ordinal(), r));
-                records.put(w.set, byOrdinal);
-                CvmSightings.LastSeen last = w.lastSeen;
-                if (last != null) {
-                    last.cvms().values().stream().map(CvmInfo::vmUuid).filter(v -> v != null).forEach(vmUuids::add);
-                } else {
-                    byOrdinal.values().stream().map(InstanceRecord::vmUuid).filter(v -> v != null).forEach(vmUuids::add);
-                }
-            }
-            CvmSightings.Statuses statuses = sightings.statuses(vmUuids);
-            for (Watched w : due) {
-                ReplicaSetSpec spec = specs.get(w.set);
+                ReplicaSetSpec spec = shared.specs().get(w.set);
                 if (spec == null) {
                     continue;
                 }
                 started.add(w);
-                rounds.execute(() -> round(w, spec, engine.get(w.set), admitting.get(w.set), records.get(w.set), statuses));
+                rounds.execute(() -> round(w, spec, shared));
             }
         } catch (RuntimeException e) {
             log.warn("Health monitor rounds of {} set(s) could not start: {}", due.size(), e.toString());
@@ -324,66 +284,16 @@ public class HealthMonitorScheduler implements DisposableBean {
         }
     }
 
-    private void round(Watched w, ReplicaSetSpec spec, HealStarter.Snapshot engine, Map<String, String> admitting,
-                       Map<Integer, InstanceRecord> records, CvmSightings.Statuses statuses) {
+    private void round(Watched w, ReplicaSetSpec spec, RoundRunner.Shared shared) {
         Instant start = clock.instant();
         w.lastStart = start;
         lateness.record(Duration.between(w.due, start).isNegative() ? Duration.ZERO : Duration.between(w.due, start));
         HealthRound.Mode mode = modeOf(spec);
-        try {
-            if (mode == null || !keeper.trusted()) {
-                done(w, start, mode);
-                return;
-            }
-            CvmSightings.Sighting seen = sightings.sight(spec, w.lastSeen, statuses, settings.getFullListEvery(), start);
-            w.lastSeen = seen.remembered(w.lastSeen);
-            if (seen.unreadable() != null) {
-                log.warn("Health monitor of '{}' could not list its CVMs: {}", spec.getName(), seen.unreadable());
-                finish(w, spec, mode, start, HealthRound.Outcome.unreadable(spec, mode, seen.unreadable()));
-                return;
-            }
-            Map<Integer, SlotHealth> known = new HashMap<>();
-            Map<Integer, Fence> fenced = new HashMap<>();
-            if (mode == HealthRound.Mode.MONITOR) {
-                slotHealth.all(spec.getName()).forEach(h -> known.put(h.ordinal(), h));
-                fences.fences(spec.getName()).forEach(f -> fenced.put(f.ordinal(), f));
-            }
-            HealthRound.Plan plan = HealthRound.plan(new HealthRound.Inputs(spec, mode, seen.cvms(), seen.boots(), records, known,
-                    fenced, engine, admitting, start));
-            Map<Integer, CompletableFuture<ProbeResult>> probing = new HashMap<>();
-            plan.probes().forEach((ordinal, cvm) -> probing.put(ordinal, probes.probe(spec, cvm)));
-            CompletableFuture.allOf(probing.values().toArray(CompletableFuture[]::new)).whenCompleteAsync((ignored, failure) -> {
-                try {
-                    Map<Integer, ProbeResult> results = new HashMap<>();
-                    probing.forEach((ordinal, probe) -> results.put(ordinal, probe.join()));
-                    finish(w, spec, mode, start, HealthRound.judge(plan, results));
-                } catch (RuntimeException e) {
-                    failed(w, spec, start, mode, e);
-                }
-            }, rounds);
-        } catch (RuntimeException e) {
-            failed(w, spec, start, mode, e);
-        }
-    }
-
-    private void finish(Watched w, ReplicaSetSpec spec, HealthRound.Mode mode, Instant start, HealthRound.Outcome outcome) {
-        try {
-            RoundEffects.Applied applied = effects.apply(keeper.node(), spec, outcome, w.stage, w.conditionsWaiting);
-            if (!applied.held()) {
-                log.info("Node {} no longer holds the health monitor of '{}': round dropped", keeper.node(), spec.getName());
-            }
-            w.stage = applied.stage();
-            w.conditionsWaiting = applied.conditionsWaiting();
+        if (mode == null || !keeper.trusted()) {
             done(w, start, mode);
-        } catch (RuntimeException e) {
-            failed(w, spec, start, mode, e);
+            return;
         }
-    }
-
-    /** A round that failed (the database, a bug) changed nothing; the next one is due as usual. */
-    private void failed(Watched w, ReplicaSetSpec spec, Instant start, HealthRound.Mode mode, RuntimeException e) {
-        log.warn("Health monitor round of '{}' failed, the next one tries again: {}", spec.getName(), e.toString(), e);
-        done(w, start, mode);
+        runner.run(keeper.node(), spec, mode, w.memory, shared, start).whenComplete((ignored, failure) -> done(w, start, mode));
     }
 
     /**
