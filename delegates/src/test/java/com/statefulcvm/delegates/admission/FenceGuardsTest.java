@@ -2,6 +2,8 @@ package com.statefulcvm.delegates.admission;
 
 import com.statefulcvm.delegates.procedure.AttestationVariables;
 import com.statefulcvm.delegates.procedure.FenceOverride;
+import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.connectors.attestation.AttestationVerifier;
 import com.statefulcvm.connectors.guestagent.GuestAgentClient;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
@@ -86,7 +88,7 @@ class FenceGuardsTest {
         when(procedure.getProcessDefinitionId()).thenReturn(processKey + ":1:x");
         when(procedure.getProcessInstanceId()).thenReturn(processKey + "-pid");
         when(procedure.getVariable(variable)).thenReturn(value);
-        when(procedure.getVariable("requestedBy")).thenReturn("olivia");
+        when(procedure.getVariable(AttestationVariables.REQUESTED_BY)).thenReturn("olivia");
         DelegateExecution attest = mock(DelegateExecution.class);
         DelegateExecution attestInstance = mock(DelegateExecution.class);
         when(attest.getProcessInstance()).thenReturn(attestInstance);
@@ -104,10 +106,10 @@ class FenceGuardsTest {
     void aRolloutsAttestationRefusesAFencedSlotWithoutAskingForEvidenceAndLiftsNothing() {
         DelegateExecution execution = calledBy("rollout", "unused", null);
         attestInstance().execute(execution);
-        verify(execution).setVariable("attested", false);
-        verify(execution).setVariable("attestationCode", AttestInstance.FENCED);
+        verify(execution).setVariable(AttestationVariables.ATTESTED, false);
+        verify(execution).setVariable(AttestationVariables.ATTESTATION_CODE, AttestInstance.FENCED);
         ArgumentCaptor<Object> reason = ArgumentCaptor.forClass(Object.class);
-        verify(execution).setVariable(eq("attestationReason"), reason.capture());
+        verify(execution).setVariable(eq(AttestationVariables.ATTESTATION_REASON), reason.capture());
         assertThat(reason.getValue()).asString().contains("db-1 is fenced (stopped): attestation failed: QUOTE_INVALID")
                 .contains("only an operator's readmit lifts the fence");
         verifyNoInteractions(guestAgent, verifier);
@@ -116,31 +118,32 @@ class FenceGuardsTest {
 
     @Test
     void aHealThatIsNoReadmitIsRefusedLikeAnyOtherProcedure() {
-        DelegateExecution execution = calledBy("heal", "healTrigger", "monitor");
+        DelegateExecution execution = calledBy("heal", HealVariables.HEAL_TRIGGER, "monitor");
         attestInstance().execute(execution);
-        verify(execution).setVariable("attestationCode", AttestInstance.FENCED);
+        verify(execution).setVariable(AttestationVariables.ATTESTATION_CODE, AttestInstance.FENCED);
         verify(fences, never()).lift(anyString(), anyInt());
     }
 
     @Test
     void aReadmitHasItsAttestationDecideAndTheLightsOutOverrideToo() {
-        assertThat(FenceOverride.liftedBy(calledBy("heal", "healTrigger", "readmit"))).isEqualTo("readmit heal-pid requested by olivia");
-        assertThat(FenceOverride.liftedBy(calledBy("lights-out-recovery", "readmitFenced", true)))
+        assertThat(FenceOverride.liftedBy(calledBy("heal", HealVariables.HEAL_TRIGGER, "readmit")))
+                .isEqualTo("readmit heal-pid requested by olivia");
+        assertThat(FenceOverride.liftedBy(calledBy("lights-out-recovery", LightsOutVariables.READMIT_FENCED, true)))
                 .isEqualTo("lights-out recovery lights-out-recovery-pid with readmitFenced, requested by olivia");
-        assertThat(FenceOverride.liftedBy(calledBy("lights-out-recovery", "readmitFenced", false))).isNull();
-        assertThat(FenceOverride.liftedBy(calledBy("scale", "readmitFenced", true))).isNull();
+        assertThat(FenceOverride.liftedBy(calledBy("lights-out-recovery", LightsOutVariables.READMIT_FENCED, false))).isNull();
+        assertThat(FenceOverride.liftedBy(calledBy("scale", LightsOutVariables.READMIT_FENCED, true))).isNull();
         // the readmit's verification runs (here: the guest agent does not answer, so it is refused, not FENCED)
-        DelegateExecution readmit = calledBy("heal", "healTrigger", "readmit");
+        DelegateExecution readmit = calledBy("heal", HealVariables.HEAL_TRIGGER, "readmit");
         spec.getAttestation().setRequired(false);
         attestInstance().execute(readmit);
-        verify(readmit).setVariable("attested", true);
+        verify(readmit).setVariable(AttestationVariables.ATTESTED, true);
         verify(fences).lift("db", 1);
     }
 
     @Test
     void theFenceIsCommittedBeforeTheStopAndAStopPhalaRefusesIsAskedAgainNotFailed() {
         DelegateExecution execution = calledBy("rollout", "unused", null);
-        when(execution.getVariable("attestationReason")).thenReturn("ADMISSION_REJECTED: compose_hash");
+        when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("ADMISSION_REJECTED: compose_hash");
         when(fences.fence("db", 1)).thenReturn(Optional.empty());
         doThrow(new PhalaApiException(503, null, "Service Unavailable", null, "POST", "/cvms/cvm_db1/stop", null))
                 .when(effects).stopUntilItHolds(any(), eq(cvm));
@@ -159,8 +162,8 @@ class FenceGuardsTest {
     @Test
     void aSlotRefusedBecauseItIsFencedKeepsTheFenceItHas() {
         DelegateExecution execution = calledBy("rollout", "unused", null);
-        when(execution.getVariable("attestationCode")).thenReturn(AttestInstance.FENCED);
-        when(execution.getVariable("attestationReason")).thenReturn("FENCED: db-1 is fenced ...");
+        when(execution.getVariable(AttestationVariables.ATTESTATION_CODE)).thenReturn(AttestInstance.FENCED);
+        when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("FENCED: db-1 is fenced ...");
         new FenceInstance(slots, replicaSets, effects, fences, observer, mock(RolloutSettings.class), clock).execute(execution);
         verify(fences).save(FENCE);
     }

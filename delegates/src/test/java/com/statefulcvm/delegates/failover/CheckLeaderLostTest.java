@@ -3,6 +3,7 @@ package com.statefulcvm.delegates.failover;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.workload.patroni.PatroniCluster;
 import com.statefulcvm.connectors.workload.patroni.PatroniMember;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -70,7 +71,7 @@ class CheckLeaderLostTest {
     }
 
     private void verdictIs(String verdict) {
-        verify(execution).setVariable("leaderVerdict", verdict);
+        verify(execution).setVariable(FailoverVariables.LEADER_VERDICT, verdict);
     }
 
     @Test
@@ -78,8 +79,8 @@ class CheckLeaderLostTest {
         clusterIs(false, member("pg-0", "replica"), member("pg-1", "leader"), member("pg-2", "replica"));
         check.execute(execution);
         verdictIs("HEALTHY");
-        verify(execution).setVariable("failoverResult", "not-needed");
-        verify(execution, never()).setVariable(eq("oldLeader"), any());
+        verify(execution).setVariable(FailoverVariables.FAILOVER_RESULT, "not-needed");
+        verify(execution, never()).setVariable(eq(FailoverVariables.OLD_LEADER), any());
     }
 
     @Test
@@ -87,9 +88,10 @@ class CheckLeaderLostTest {
         clusterIs(false, member("pg-0", "leader"), member("pg-1", "replica"), member("pg-2", "replica"));
         check.execute(execution);
         verdictIs("WAITING");
-        verify(execution).setVariable("oldLeader", "pg-0");
-        verify(execution).setVariable("graceUntil", "2026-11-22T08:00:30Z");
-        verify(execution).setVariable(eq("stage"), argThat((String s) -> s.startsWith("the leader pg-0 does not answer as leader; waiting")));
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER, "pg-0");
+        verify(execution).setVariable(FailoverVariables.GRACE_UNTIL, "2026-11-22T08:00:30Z");
+        verify(execution).setVariable(eq(FailoverVariables.STAGE),
+                argThat((String s) -> s.startsWith("the leader pg-0 does not answer as leader; waiting")));
     }
 
     @Test
@@ -97,27 +99,27 @@ class CheckLeaderLostTest {
         clusterIs(true, member("pg-0", "leader"), member("pg-1", "replica"), member("pg-2", "replica"));
         check.execute(execution);
         verdictIs("LOST");
-        verify(execution).setVariable("autoFailoverPaused", true);
+        verify(execution).setVariable(FailoverVariables.AUTO_FAILOVER_PAUSED, true);
     }
 
     @Test
     void onceTheGraceIsOverTheLeaderIsLost() {
-        when(execution.getVariable("graceUntil")).thenReturn("2026-11-22T07:59:59Z");
+        when(execution.getVariable(FailoverVariables.GRACE_UNTIL)).thenReturn("2026-11-22T07:59:59Z");
         clusterIs(false, member("pg-1", "replica"), member("pg-2", "replica"));
         check.execute(execution);
         verdictIs("LOST");
-        verify(execution).setVariable("oldLeader", "pg-0");
-        verify(execution, never()).setVariable(eq("graceUntil"), any());
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER, "pg-0");
+        verify(execution, never()).setVariable(eq(FailoverVariables.GRACE_UNTIL), any());
     }
 
     @Test
     void aLeaderThatAnswersAfterTheLeaderWasLostIsTheWorkloadsOwnRecovery() {
-        when(execution.getVariable("graceUntil")).thenReturn("2026-11-22T08:00:20Z");
-        when(execution.getVariable("oldLeader")).thenReturn("pg-0");
+        when(execution.getVariable(FailoverVariables.GRACE_UNTIL)).thenReturn("2026-11-22T08:00:20Z");
+        when(execution.getVariable(FailoverVariables.OLD_LEADER)).thenReturn("pg-0");
         clusterIs(false, member("pg-1", "leader"), member("pg-2", "replica"));
         check.execute(execution);
         verdictIs("RECOVERED");
-        verify(execution).setVariable("failoverResult", "recovered");
+        verify(execution).setVariable(FailoverVariables.FAILOVER_RESULT, "recovered");
     }
 
     @Test
@@ -125,7 +127,7 @@ class CheckLeaderLostTest {
         clusterIs(false, member("pg-2", "replica"));
         check.execute(execution);
         verdictIs("WAITING");
-        verify(execution, never()).setVariable(eq("oldLeader"), any());
+        verify(execution, never()).setVariable(eq(FailoverVariables.OLD_LEADER), any());
     }
 
     @Test
@@ -133,6 +135,6 @@ class CheckLeaderLostTest {
         spec.setWorkloadType("etcd");
         check.execute(execution);
         verdictIs("REFUSED");
-        verify(execution).setVariable("failoverResult", "refused");
+        verify(execution).setVariable(FailoverVariables.FAILOVER_RESULT, "refused");
     }
 }

@@ -3,6 +3,7 @@ package com.statefulcvm.delegates.failover;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
+import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -39,9 +40,9 @@ class FenceOldLeaderTest {
         ReplicaSetSpec spec = new ReplicaSetSpec();
         spec.setName("pg");
         when(slots.spec(execution)).thenReturn(spec);
-        when(execution.getVariable("oldLeader")).thenReturn("pg-0");
+        when(execution.getVariable(FailoverVariables.OLD_LEADER)).thenReturn("pg-0");
         when(execution.getProcessInstanceId()).thenReturn("failover-1");
-        when(execution.getVariable("replicaSet")).thenReturn("pg");
+        when(execution.getVariable(FailoverVariables.REPLICA_SET)).thenReturn("pg");
     }
 
     private static CvmInfo cvm(String status, boolean inProgress) {
@@ -58,8 +59,8 @@ class FenceOldLeaderTest {
         slotHas(cvm("running", false));
         fence.execute(execution);
         verify(phala).stop("cvm_pg0");
-        verify(execution).setVariable("oldLeaderFenced", false);
-        verify(execution).setVariable("fenceRequested", true);
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER_FENCED, false);
+        verify(execution).setVariable(FailoverVariables.FENCE_REQUESTED, true);
     }
 
     @Test
@@ -67,7 +68,7 @@ class FenceOldLeaderTest {
         slotHas(cvm("stopped", false));
         fence.execute(execution);
         verify(phala, never()).stop(anyString());
-        verify(execution).setVariable("oldLeaderFenced", true);
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER_FENCED, true);
     }
 
     @Test
@@ -75,7 +76,7 @@ class FenceOldLeaderTest {
         slotHas(cvm("stopping", true));
         fence.execute(execution);
         verify(phala, never()).stop(anyString());
-        verify(execution).setVariable("oldLeaderFenced", false);
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER_FENCED, false);
     }
 
     @Test
@@ -83,7 +84,7 @@ class FenceOldLeaderTest {
         slotHas(null);
         fence.execute(execution);
         verify(phala, never()).stop(anyString());
-        verify(execution).setVariable("oldLeaderFenced", true);
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER_FENCED, true);
     }
 
     @Test
@@ -92,15 +93,15 @@ class FenceOldLeaderTest {
         when(phala.stop("cvm_pg0")).thenThrow(new PhalaApiException(400, "ERR-01-007", "CVM is already stopped", null,
                 "POST", "/cvms/cvm_pg0/stop", null));
         fence.execute(execution);
-        verify(execution).setVariable("oldLeaderFenced", false);
-        verify(execution, never()).setVariable("fenceRequested", true);
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER_FENCED, false);
+        verify(execution, never()).setVariable(FailoverVariables.FENCE_REQUESTED, true);
     }
 
     @Test
     void withoutAKnownOldLeaderNothingIsStopped() {
-        when(execution.getVariable("oldLeader")).thenReturn(null);
+        when(execution.getVariable(FailoverVariables.OLD_LEADER)).thenReturn(null);
         fence.execute(execution);
         verifyNoInteractions(phala);
-        verify(execution).setVariable("oldLeaderFenced", true);
+        verify(execution).setVariable(FailoverVariables.OLD_LEADER_FENCED, true);
     }
 }

@@ -155,18 +155,22 @@ class StartFormsTest {
     @Test
     void rolloutFormStartsTheSameRolloutAsRestAndOnlyOnePerSet() throws Exception {
         long before = everStarted("rollout");
-        refused("rollout", submit("rollout", Map.of("replicaSet", SET)), HttpStatus.BAD_REQUEST, "dockerCompose: is required");
-        refused("rollout", submit("rollout", Map.of("replicaSet", "nosuchset", "dockerCompose", COMPOSE)), HttpStatus.BAD_REQUEST,
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, SET)), HttpStatus.BAD_REQUEST,
+                "dockerCompose: is required");
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, "nosuchset", "dockerCompose", COMPOSE)),
+                HttpStatus.BAD_REQUEST,
                 "replicaSet: unknown replica set 'nosuchset'");
         refused("rollout", submit("rollout", Map.of("dockerCompose", COMPOSE)), HttpStatus.BAD_REQUEST, "replicaSet: is required");
-        refused("rollout", submit("rollout", Map.of("replicaSet", SET, "dockerCompose", COMPOSE, "updatePolicy", "maxSurge: 1")),
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, SET, "dockerCompose", COMPOSE,
+                "updatePolicy", "maxSurge: 1")),
                 HttpStatus.BAD_REQUEST, "updatePolicy: must be a JSON object");
-        refused("rollout", submit("rollout", Map.of("replicaSet", SET, "dockerCompose", COMPOSE, "updatePolicy", "{\"maxUnavailable\": -1}")),
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, SET, "dockerCompose", COMPOSE,
+                "updatePolicy", "{\"maxUnavailable\": -1}")),
                 HttpStatus.BAD_REQUEST, "maxUnavailable");
         assertThat(everStarted("rollout")).as("a refused start leaves nothing, not even history").isEqualTo(before);
 
         // webapproved asks for an approval before it rolls out: the rollout waits in Tasklist while the second starts are tried
-        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", "webapproved", "dockerCompose", COMPOSE,
+        ProcessInstance rollout = started(submit("rollout", Map.of(RolloutVariables.REPLICA_SET, "webapproved", "dockerCompose", COMPOSE,
                 "updatePolicy", "{\"maxUnavailable\": 1}")));
         assertThat(rollout.getBusinessKey()).isEqualTo("webapproved");
         assertThat(variable(rollout, RolloutVariables.REQUESTED_BY)).isEqualTo("admin");
@@ -175,7 +179,8 @@ class StartFormsTest {
         assertThat(variable(rollout, "dockerCompose")).isNull();
         await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(rollout.getId()).count() == 1);
 
-        refused("rollout", submit("rollout", Map.of("replicaSet", "webapproved", "dockerCompose", COMPOSE)), HttpStatus.CONFLICT,
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, "webapproved", "dockerCompose", COMPOSE)),
+                HttpStatus.CONFLICT,
                 "a rollout of 'webapproved' is already running");
         // started from the engine directly, with a forged requestedBy: the same check
         assertThatThrownBy(() -> runtime.startProcessInstanceByKey("rollout", "webapproved",
@@ -198,7 +203,7 @@ class StartFormsTest {
         String notYaml = "this is: [not valid yaml";
         String noImage = "services:\n  web:\n    ports: [\"8080:80\"]\n";
 
-        refused("rollout", submit("rollout", Map.of("replicaSet", SET, "dockerCompose", notYaml)), HttpStatus.BAD_REQUEST,
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, SET, "dockerCompose", notYaml)), HttpStatus.BAD_REQUEST,
                 "dockerCompose: line 1: not valid YAML");
         Map<String, Object> variables = Map.of(RolloutVariables.REPLICA_SET, Map.of("value", SET, "type", "String"),
                 RolloutVariables.TARGET_COMPOSE, Map.of("value", noImage, "type", "String"));
@@ -220,14 +225,16 @@ class StartFormsTest {
     @Test
     void healFormChecksTheInstanceAndOneHealPerInstance() throws Exception {
         long before = everStarted("heal");
-        refused("heal", submit("heal", Map.of("replicaSet", SET)), HttpStatus.BAD_REQUEST, "ordinal: is required");
-        refused("heal", submit("heal", Map.of("replicaSet", SET, "ordinal", 7L)), HttpStatus.BAD_REQUEST,
+        refused("heal", submit("heal", Map.of(HealVariables.REPLICA_SET, SET)), HttpStatus.BAD_REQUEST, "ordinal: is required");
+        refused("heal", submit("heal", Map.of(HealVariables.REPLICA_SET, SET, HealVariables.ORDINAL, 7L)), HttpStatus.BAD_REQUEST,
                 "ordinal: must be between 0 and 1 (replica set 'webforms' has 2 replicas), was 7");
-        refused("heal", submit("heal", Map.of("replicaSet", "nosuchset", "ordinal", 0L)), HttpStatus.BAD_REQUEST,
+        refused("heal", submit("heal", Map.of(HealVariables.REPLICA_SET, "nosuchset", HealVariables.ORDINAL, 0L)),
+                HttpStatus.BAD_REQUEST,
                 "replicaSet: unknown replica set 'nosuchset'");
         assertThat(everStarted("heal")).isEqualTo(before);
 
-        ProcessInstance heal = started(submit("heal", Map.of("replicaSet", SET, "ordinal", 1.0, "reason", "looks stuck")));
+        ProcessInstance heal = started(submit("heal", Map.of(HealVariables.REPLICA_SET, SET, HealVariables.ORDINAL, 1.0,
+                HealVariables.REASON, "looks stuck")));
         assertThat(heal.getBusinessKey()).isEqualTo("webforms/1");
         assertThat(variable(heal, HealVariables.SLOT)).isEqualTo("webforms-1");
         assertThat(variable(heal, HealVariables.ORDINAL)).isEqualTo(1);
@@ -235,7 +242,7 @@ class StartFormsTest {
         assertThat(variable(heal, HealVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(heal, HealVariables.HEAL_REASON)).isEqualTo("requested by admin: looks stuck");
         await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(heal.getId()).count() == 1);
-        refused("heal", submit("heal", Map.of("replicaSet", SET, "ordinal", 1L)), HttpStatus.CONFLICT,
+        refused("heal", submit("heal", Map.of(HealVariables.REPLICA_SET, SET, HealVariables.ORDINAL, 1L)), HttpStatus.CONFLICT,
                 "a heal of webforms-1 is already running");
         assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("heal").count()).isEqualTo(1);
     }
@@ -243,7 +250,7 @@ class StartFormsTest {
     @Test
     void failoverFormTakesPatroniSetsOnlyAndOneFailoverPerSet() throws Exception {
         long before = everStarted("failover");
-        refused("failover", submit("failover", Map.of("replicaSet", SET)), HttpStatus.BAD_REQUEST,
+        refused("failover", submit("failover", Map.of(FailoverVariables.REPLICA_SET, SET)), HttpStatus.BAD_REQUEST,
                 "replica set 'webforms' is workload type 'generic': failover.bpmn fails over workload type patroni only");
         refused("failover", submit("failover", Map.of()), HttpStatus.BAD_REQUEST, "replicaSet: is required");
         assertThat(everStarted("failover")).isEqualTo(before);
@@ -251,12 +258,13 @@ class StartFormsTest {
         // the simulator's Patroni answers behind every running CVM of the set: with all three down, none does, and the
         // failover waits out its long grace
         await().atMost(Duration.ofSeconds(30)).until(() -> crashAll("pgforms-0", "pgforms-1", "pgforms-2"));
-        ProcessInstance failover = started(submit("failover", Map.of("replicaSet", "pgforms", "reason", "leader gone")));
+        ProcessInstance failover = started(submit("failover", Map.of(FailoverVariables.REPLICA_SET, "pgforms",
+                FailoverVariables.REASON, "leader gone")));
         assertThat(failover.getBusinessKey()).isEqualTo("pgforms");
         assertThat(variable(failover, FailoverVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(failover, FailoverVariables.FAILOVER_REASON)).isEqualTo("requested by admin: leader gone");
         await().atMost(Duration.ofSeconds(60)).until(() -> "WAITING".equals(runtime.getVariable(failover.getId(), FailoverVariables.LEADER_VERDICT)));
-        refused("failover", submit("failover", Map.of("replicaSet", "pgforms")), HttpStatus.CONFLICT,
+        refused("failover", submit("failover", Map.of(FailoverVariables.REPLICA_SET, "pgforms")), HttpStatus.CONFLICT,
                 "a failover of replica set 'pgforms' is already running");
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);
@@ -275,15 +283,17 @@ class StartFormsTest {
     @Test
     void scaleFormChecksTheCountAsTheRestApiDoes() throws Exception {
         long before = everStarted("scale");
-        refused("scale", submit("scale", Map.of("replicaSet", SET)), HttpStatus.BAD_REQUEST, "replicas: is required");
-        refused("scale", submit("scale", Map.of("replicaSet", SET, "replicas", 0L)), HttpStatus.BAD_REQUEST,
+        refused("scale", submit("scale", Map.of(ScaleVariables.REPLICA_SET, SET)), HttpStatus.BAD_REQUEST, "replicas: is required");
+        refused("scale", submit("scale", Map.of(ScaleVariables.REPLICA_SET, SET, ScaleVariables.REPLICAS, 0L)),
+                HttpStatus.BAD_REQUEST,
                 "replicas: must be at least 1 (was 0)");
-        refused("scale", submit("scale", Map.of("replicaSet", SET, "replicas", 2.5)), HttpStatus.BAD_REQUEST,
+        refused("scale", submit("scale", Map.of(ScaleVariables.REPLICA_SET, SET, ScaleVariables.REPLICAS, 2.5)),
+                HttpStatus.BAD_REQUEST,
                 "replicas: must be a whole number");
         assertThat(everStarted("scale")).isEqualTo(before);
 
         // the count the set has: the procedure plans and ends without a change
-        ProcessInstance scale = started(submit("scale", Map.of("replicaSet", SET, "replicas", 2.0)));
+        ProcessInstance scale = started(submit("scale", Map.of(ScaleVariables.REPLICA_SET, SET, ScaleVariables.REPLICAS, 2.0)));
         assertThat(scale.getBusinessKey()).isEqualTo(SET);
         assertThat(variable(scale, ScaleVariables.REQUESTED_REPLICAS)).isEqualTo(2);
         assertThat(variable(scale, ScaleVariables.REQUESTED_BY)).isEqualTo("admin");
@@ -296,17 +306,21 @@ class StartFormsTest {
     void lightsOutFormRecordsWhoAndWhyAndRefusesASecondProcedureOfTheSet() throws Exception {
         long before = everStarted("lights-out-recovery");
         refused("lights-out-recovery", submit("lights-out-recovery", Map.of()), HttpStatus.BAD_REQUEST, "replicaSet: is required");
-        refused("lights-out-recovery", submit("lights-out-recovery", Map.of("replicaSet", "nosuch")), HttpStatus.BAD_REQUEST,
+        refused("lights-out-recovery", submit("lights-out-recovery", Map.of(LightsOutVariables.REPLICA_SET, "nosuch")),
+                HttpStatus.BAD_REQUEST,
                 "replicaSet: unknown replica set 'nosuch'");
         assertThat(everStarted("lights-out-recovery")).isEqualTo(before);
 
-        ProcessInstance recovery = started(submit("lights-out-recovery", Map.of("replicaSet", SET, "reason", "power loss")));
+        ProcessInstance recovery = started(submit("lights-out-recovery", Map.of(LightsOutVariables.REPLICA_SET, SET,
+                LightsOutVariables.REASON, "power loss")));
         assertThat(recovery.getBusinessKey()).isEqualTo(SET);
         assertThat(variable(recovery, LightsOutVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(recovery, LightsOutVariables.LIGHTS_OUT_REASON)).isEqualTo("requested by admin: power loss");
-        refused("lights-out-recovery", submit("lights-out-recovery", Map.of("replicaSet", SET)), HttpStatus.CONFLICT,
+        refused("lights-out-recovery", submit("lights-out-recovery", Map.of(LightsOutVariables.REPLICA_SET, SET)),
+                HttpStatus.CONFLICT,
                 "a lights-out recovery of replica set 'webforms' is already running");
-        refused("rollout", submit("rollout", Map.of("replicaSet", SET, "dockerCompose", COMPOSE)), HttpStatus.CONFLICT,
+        refused("rollout", submit("rollout", Map.of(RolloutVariables.REPLICA_SET, SET, "dockerCompose", COMPOSE)),
+                HttpStatus.CONFLICT,
                 "lights-out recovery " + recovery.getId() + " of 'webforms' is running");
         assertThat(runtime.createProcessInstanceQuery().processDefinitionKey("lights-out-recovery").count()).isEqualTo(1);
     }
@@ -353,14 +367,15 @@ class StartFormsTest {
         String scale = repository.createProcessDefinitionQuery().processDefinitionKey("scale").latestVersion().singleResult().getId();
 
         HttpResponse<String> unknownSet = tasklist.post(WebappSession.ENGINE_API + "/process-definition/" + rollout + "/submit-form",
-                formVariables(Map.of("replicaSet", "nosuchset", "dockerCompose", COMPOSE)));
+                formVariables(Map.of(RolloutVariables.REPLICA_SET, "nosuchset", "dockerCompose", COMPOSE)));
         assertThat(unknownSet.statusCode()).as(unknownSet.body()).isEqualTo(400);
         assertThat(JSON.readTree(unknownSet.body()).get("message").asText()).contains("replicaSet: unknown replica set 'nosuchset'");
         HttpResponse<String> negative = tasklist.post(WebappSession.ENGINE_API + "/process-definition/" + scale + "/submit-form",
-                formVariables(Map.of("replicaSet", SET, "replicas", -1)));
+                formVariables(Map.of(ScaleVariables.REPLICA_SET, SET, ScaleVariables.REPLICAS, -1)));
         assertThat(negative.statusCode()).as(negative.body()).isEqualTo(400);
         assertThat(JSON.readTree(negative.body()).get("message").asText()).contains("replicas: must be at least 1 (was -1)");
-        refused("scale", submit("scale", Map.of("replicaSet", SET, "replicas", -1L)), HttpStatus.BAD_REQUEST, "replicas: must be at least 1");
+        refused("scale", submit("scale", Map.of(ScaleVariables.REPLICA_SET, SET, ScaleVariables.REPLICAS, -1L)),
+                HttpStatus.BAD_REQUEST, "replicas: must be at least 1");
         // and Tasklist goes on working for the same session
         assertThat(tasklist.get(WebappSession.ENGINE_API + "/filter?firstResult=0&maxResults=2000&itemCount=false&resourceType=Task")
                 .statusCode()).isEqualTo(200);
@@ -378,13 +393,14 @@ class StartFormsTest {
      */
     @Test
     void anApprovalWithoutADecisionIsAFormErrorAndTheCommentReachesTheReport(CapturedOutput output) throws Exception {
-        ProcessInstance rollout = started(submit("rollout", Map.of("replicaSet", "webapproved", "dockerCompose", COMPOSE)));
+        ProcessInstance rollout = started(submit("rollout", Map.of(RolloutVariables.REPLICA_SET, "webapproved",
+                "dockerCompose", COMPOSE)));
         Task approval = await().atMost(Duration.ofSeconds(60)).until(() -> tasks.createTaskQuery().processInstanceId(rollout.getId())
                 .singleResult(), t -> t != null);
         int mark = output.getAll().length();
         WebappSession tasklist = WebappSession.login(port, "admin", "admin", "tasklist");
         HttpResponse<String> undecided = tasklist.post(WebappSession.ENGINE_API + "/task/" + approval.getId() + "/submit-form",
-                formVariables(Map.of("comment", "looks fine")));
+                formVariables(Map.of(RolloutVariables.COMMENT, "looks fine")));
         assertThat(undecided.statusCode()).as(undecided.body()).isEqualTo(400);
         assertThat(JSON.readTree(undecided.body()).get("message").asText()).contains("approved must be the boolean true or false: choose approve or reject (was missing)")
                 .doesNotContain("ENGINE-03051");
