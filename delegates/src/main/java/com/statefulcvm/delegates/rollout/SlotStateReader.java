@@ -8,6 +8,7 @@ import com.statefulcvm.delegates.support.RestartOnce;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.TargetCompose;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.effects.EffectIntent;
 import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
@@ -47,8 +48,12 @@ public class SlotStateReader {
         EffectScope scope = EffectScope.of(execution);
         boolean composeChangePlanned = execution.getVariable(COMPOSE_CHANGE_SLOTS) instanceof Collection<?> planned
                 && planned.contains(slot);
-        SlotState.Asked asked = new SlotState.Asked(effects.askedBefore(scope), envs.pending(execution, action),
-                envs.requested(execution), envs.unfinished(execution), restarts.asked(scope), restarts.unfinished(scope));
+        // each intent read once: a step's intent lookups share the effect intents' pool with every job and wake
+        Optional<EffectIntent> env = envs.requested(execution);
+        Optional<EffectIntent> restart = restarts.asked(scope);
+        SlotState.Asked asked = new SlotState.Asked(effects.askedBefore(scope), envs.pending(execution, action, env),
+                env.isPresent(), env.filter(i -> i.state().open()).isPresent(),
+                restart.isPresent(), restart.filter(i -> i.state().open()).isPresent());
         return new SlotState(spec, slot, action, target, cvm, slots.boundInstanceId(execution),
                 composeChangePlanned, scope, asked);
     }

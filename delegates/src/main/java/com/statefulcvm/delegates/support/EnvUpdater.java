@@ -39,19 +39,17 @@ public class EnvUpdater {
     }
 
     /** True when the rollout carries an env change that this slot's {@code action} still has to ask for. */
-    public boolean pending(DelegateExecution execution, RolloutAction action) {
+    public boolean pending(DelegateExecution execution, RolloutAction action, Optional<EffectIntent> requested) {
         boolean updatesInstance = action == RolloutAction.RESTART || action == RolloutAction.REPLACE || action == RolloutAction.ADD_SURGE;
-        return updatesInstance && !envKeys(execution).isEmpty() && intent(execution).isEmpty();
+        return updatesInstance && !envKeys(execution).isEmpty() && requested.isEmpty();
     }
 
-    /** True when this attempt at the slot has asked for its env update (taken, or its outcome not known yet). */
-    public boolean requested(DelegateExecution execution) {
-        return !envKeys(execution).isEmpty() && intent(execution).isPresent();
-    }
-
-    /** True when this attempt's env update was asked for and nobody knows yet whether Phala took it. */
-    public boolean unfinished(DelegateExecution execution) {
-        return !envKeys(execution).isEmpty() && intent(execution).map(i -> i.state().open()).orElse(false);
+    /**
+     * The env update this attempt at the slot asked for (taken, or its outcome not known yet: {@code state().open()}),
+     * empty when none was asked or the rollout carries no env change.
+     */
+    public Optional<EffectIntent> requested(DelegateExecution execution) {
+        return envKeys(execution).isEmpty() ? Optional.empty() : intent(execution);
     }
 
     /** @return what happened, in words for the process's {@code stage} variable */

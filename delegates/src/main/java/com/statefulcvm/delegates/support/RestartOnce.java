@@ -34,14 +34,12 @@ public class RestartOnce {
         return earlier(scope).map(intent -> intent.effect() == Effect.START ? effects.start(scope, cvm) : effects.restart(scope, cvm));
     }
 
-    /** True when this attempt asked for a restart or start already (and Phala did not refuse it). */
-    public boolean asked(EffectScope scope) {
-        return earlier(scope).isPresent();
-    }
-
-    /** True while a restart or start of this attempt has an outcome nobody knows yet: the CVM is not "running again". */
-    public boolean unfinished(EffectScope scope) {
-        return earlier(scope).map(i -> i.state().open()).orElse(false);
+    /**
+     * The restart or start this attempt asked for already (and Phala did not refuse), empty when none: its state says
+     * whether its outcome is still unknown ({@code state().open()}).
+     */
+    public Optional<EffectIntent> asked(EffectScope scope) {
+        return earlier(scope);
     }
 
     /** Restarts the CVM, or starts it when it is not running; the caller has checked it is settled. */
