@@ -88,7 +88,8 @@ class HealthMonitorSchedulerTest {
     private final Map<String, CvmInfo> cloud = new ConcurrentHashMap<>();
     /** While true, every read of the scale registry fails as during a restart of the orchestrator's database. */
     private final java.util.concurrent.atomic.AtomicBoolean databaseDown = new java.util.concurrent.atomic.AtomicBoolean();
-    private final AtomicInteger refusedWhileDown = new AtomicInteger();
+    /** Per set, the rounds that met the database down. */
+    private final Map<String, AtomicInteger> refusedWhileDown = new java.util.concurrent.ConcurrentHashMap<>();
     private final ScaleRegistry scales = mock(ScaleRegistry.class);
     private final List<HealthMonitorScheduler> nodes = new ArrayList<>();
     private FleetDefinition fleet;
@@ -142,7 +143,7 @@ class HealthMonitorSchedulerTest {
         when(fences.fences(anyString())).thenReturn(List.of());
         when(scales.scaled(anyString())).thenAnswer(call -> {
             if (databaseDown.get()) {
-                refusedWhileDown.incrementAndGet();
+                refusedWhileDown.computeIfAbsent(call.getArgument(0), set -> new AtomicInteger()).incrementAndGet();
                 throw new org.springframework.dao.DataAccessResourceFailureException("FATAL: terminating connection due to administrator command");
             }
             return Optional.empty();
@@ -257,9 +258,9 @@ class HealthMonitorSchedulerTest {
                 .allMatch(set -> scheduler.localView(set.getName()).map(v -> v.rounds() >= 2).orElse(false)));
 
         databaseDown.set(true);
-        // long enough for every set's round to come due (1 s apart) and meet the database down
-        await().atMost(Duration.ofSeconds(30)).until(() -> refusedWhileDown.get() >= 8);
-        await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        // until every set's round has come due and met the database down, twice: the condition itself, not a time
+        await().atMost(Duration.ofSeconds(30)).until(() -> fleet.getReplicaSets().stream().allMatch(set ->
+                refusedWhileDown.getOrDefault(set.getName(), new AtomicInteger()).get() >= 2));
         databaseDown.set(false);
         cloud.put("s2-1", cvm("s2-1", "stopped"));
 
