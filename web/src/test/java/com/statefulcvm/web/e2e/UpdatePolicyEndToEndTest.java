@@ -197,8 +197,8 @@ class UpdatePolicyEndToEndTest {
                 .singleResult().getValue();
         System.out.println("rollback outcome: " + outcome);
         assertThat(outcome).contains("rolled back after: progress deadline");
-        // progressDeadlineSeconds 6 (the file's: 20): the deadline fired 6 s into the slot's step, not 20 s. (6 s, not
-        // less: the automatic rollback runs under the same override, and its slots must pass within it on a busy machine.)
+        // progressDeadlineSeconds 6 (the file's: 60): the deadline fired 6 s into the slot's step, not 60 s; the
+        // automatic rollback itself runs under the file's deadline, never the failed rollout's shorter one
         List<HistoricActivityInstance> deadlines = history.createHistoricActivityInstanceQuery().processInstanceId(pid)
                 .activityId("BoundaryEvent_ProgressDeadline").list();
         assertThat(deadlines).isNotEmpty();
@@ -209,7 +209,7 @@ class UpdatePolicyEndToEndTest {
             HistoricActivityInstance step = slotSteps.get(deadline.getParentActivityInstanceId());
             Duration after = Duration.ofMillis(deadline.getStartTime().getTime() - step.getStartTime().getTime());
             System.out.println("progress deadline passed " + after.toMillis() + " ms into the slot's step");
-            assertThat(after).isGreaterThanOrEqualTo(Duration.ofSeconds(6)).isLessThan(Duration.ofSeconds(20));
+            assertThat(after).isGreaterThanOrEqualTo(Duration.ofSeconds(6)).isLessThan(Duration.ofSeconds(60));
         }
     }
 }
