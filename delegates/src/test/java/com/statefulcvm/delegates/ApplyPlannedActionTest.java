@@ -73,7 +73,7 @@ class ApplyPlannedActionTest {
             new SlotControl(new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
                     mock(SlotProvisioner.class), envs, restarts),
             mock(ReplicaSetObserver.class), mock(SlotConditions.class),
-            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), new EffectivePolicy());
+            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), slots);
 
     @BeforeEach
     void aRestartOfTheSlot() {
@@ -84,6 +84,7 @@ class ApplyPlannedActionTest {
         setIsLive("running", "running", "running");
         when(slots.spec(execution)).thenReturn(spec);
         when(slots.slot(execution)).thenReturn("webdemo-1");
+        when(slots.policy(execution, spec)).thenAnswer(read -> new EffectivePolicy().of(spec, execution));
         when(slots.action(execution)).thenReturn(RolloutAction.RESTART);
         when(execution.getVariable(RolloutVariables.TARGET_COMPOSE)).thenReturn(TARGET);
         when(execution.getProcessInstanceId()).thenReturn("rollout-1");

@@ -20,9 +20,12 @@ public final class HealthGate {
         this.minReady = minReady;
     }
 
-    public static HealthGate of(ReplicaSetSpec set) {
-        return new HealthGate(set.getHealthCheck().getHealthyThreshold(),
-                Duration.ofSeconds(set.getUpdatePolicy().getMinReadySeconds()));
+    /**
+     * The gate of one step: the set's health check with the min ready of the policy the step runs under (a rollout's
+     * effective policy, its override applied; never the file's own when the rollout overrides it).
+     */
+    public static HealthGate of(ReplicaSetSpec set, UpdatePolicy policy) {
+        return new HealthGate(set.getHealthCheck().getHealthyThreshold(), Duration.ofSeconds(policy.getMinReadySeconds()));
     }
 
     public State observe(State state, boolean healthy, Instant now) {

@@ -55,6 +55,28 @@ public final class UpdatePolicyOverride {
         return policy;
     }
 
+    /**
+     * The policy a rollout runs under, what every step of it reads (the planner, the budget check, the health gate, the
+     * progress deadline, the approvals): the set's policy with the rollout's override applied. An automatic rollback
+     * pauses on failure instead of rolling back again, so that a rollback can never loop.
+     *
+     * @param fields            the override, null or empty for none
+     * @param automaticRollback the rollout is the automatic rollback of a failed one
+     * @return a new policy; the set's is not changed
+     * @throws FleetDefinitionException naming each bad field of the override
+     */
+    public static UpdatePolicy effective(ReplicaSetSpec set, Map<String, ?> fields, boolean automaticRollback) {
+        UpdatePolicy policy = fields == null || fields.isEmpty() ? copyOf(set.getUpdatePolicy()) : apply(set, fields);
+        if (automaticRollback) {
+            policy.setOnFailure(FailurePolicy.PAUSE);
+        }
+        return policy;
+    }
+
+    private static UpdatePolicy copyOf(UpdatePolicy policy) {
+        return policy == null ? new UpdatePolicy() : policy.copy();
+    }
+
     private static UpdatePolicy applyFields(UpdatePolicy base, Map<String, ?> fields, List<String> problems) {
         UpdatePolicy policy = base == null ? new UpdatePolicy() : base.copy();
         if (fields == null) {

@@ -56,4 +56,19 @@ class HealthGateTest {
         assertThat(slow.nextProbe(s, t0, interval)).isEqualTo(t0.plusSeconds(10));
         assertThat(slow.nextProbe(HealthGate.State.INITIAL, t0, interval)).as("after a failure").isEqualTo(t0.plusSeconds(10));
     }
+
+    @Test
+    void takesMinReadFromThePolicyItIsGivenNotTheSetsOwn() {
+        ReplicaSetSpec set = new ReplicaSetSpec();
+        set.getHealthCheck().setHealthyThreshold(1);
+        set.getUpdatePolicy().setMinReadySeconds(0);
+        UpdatePolicy rollout = set.getUpdatePolicy().copy();
+        rollout.setMinReadySeconds(20);
+
+        HealthGate gate = HealthGate.of(set, rollout);
+        HealthGate.State s = gate.observe(HealthGate.State.INITIAL, true, t0);
+
+        assertThat(gate.passed(s, t0.plusSeconds(19))).as("the rollout's 20 s, not the file's 0").isFalse();
+        assertThat(gate.passed(s, t0.plusSeconds(20))).isTrue();
+    }
 }

@@ -94,4 +94,25 @@ class UpdatePolicyOverrideTest {
         assertThat(UpdatePolicyOverride.apply(set, Map.of("order", "role-aware")).getOrder()).isEqualTo(RolloutOrder.ROLE_AWARE);
         assertThat(set.getUpdatePolicy().getOrder()).isEqualTo(RolloutOrder.ORDINAL_DESCENDING);
     }
+
+    @Test
+    void theEffectivePolicyIsTheSetsWithTheOverrideAndAnAutomaticRollbackPauses() {
+        ReplicaSetSpec set = new ReplicaSetSpec();
+        set.setName("webdemo");
+        set.setReplicas(2);
+        set.getUpdatePolicy().setProgressDeadlineSeconds(60);
+
+        UpdatePolicy rollout = UpdatePolicyOverride.effective(set, Map.of("minReadySeconds", 20, "onFailure", "rollback"), false);
+        assertThat(rollout.getMinReadySeconds()).isEqualTo(20);
+        assertThat(rollout.getOnFailure()).isEqualTo(FailurePolicy.ROLLBACK);
+        assertThat(set.getUpdatePolicy().getMinReadySeconds()).as("the set's own policy unchanged").isZero();
+
+        UpdatePolicy rollback = UpdatePolicyOverride.effective(set, Map.of("minReadySeconds", 20, "onFailure", "rollback"), true);
+        assertThat(rollback.getMinReadySeconds()).isEqualTo(20);
+        assertThat(rollback.getOnFailure()).as("a rollback never rolls back again").isEqualTo(FailurePolicy.PAUSE);
+
+        UpdatePolicy none = UpdatePolicyOverride.effective(set, null, false);
+        assertThat(none).usingRecursiveComparison().isEqualTo(set.getUpdatePolicy());
+        assertThat(none).isNotSameAs(set.getUpdatePolicy());
+    }
 }

@@ -2,10 +2,10 @@ package com.statefulcvm.delegates.rollout;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectScope;
-import com.statefulcvm.delegates.support.EffectivePolicy;
 import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.SlotConditions;
+import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.TakeDownCheck;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -41,16 +41,16 @@ public class ApplyPlannedAction implements JavaDelegate {
     private final ReplicaSetObserver observer;
     private final SlotConditions conditions;
     private final TakeDownCheck budget;
-    private final EffectivePolicy policies;
+    private final SlotReader slots;
 
     public ApplyPlannedAction(SlotStateReader reads, SlotControl control, ReplicaSetObserver observer, SlotConditions conditions,
-                              TakeDownCheck budget, EffectivePolicy policies) {
+                              TakeDownCheck budget, SlotReader slots) {
         this.reads = reads;
         this.control = control;
         this.observer = observer;
         this.conditions = conditions;
         this.budget = budget;
-        this.policies = policies;
+        this.slots = slots;
     }
 
     @Override
@@ -59,7 +59,7 @@ public class ApplyPlannedAction implements JavaDelegate {
         ReplicaSetSpec spec = state.spec();
         String slot = state.slot();
         if (SlotReconciler.takesRunningSlotDown(state)) {
-            budget.requireRoom(spec, policies.of(spec, execution), slot);
+            budget.requireRoom(spec, slots.policy(execution, spec), slot);
         }
         String outcome = carryOut(execution, state, SlotReconciler.apply(state));
         state.cvm().ifPresent(c -> observer.observe(spec, c));

@@ -11,6 +11,7 @@ import com.statefulcvm.delegates.support.SlotConditions;
 import com.statefulcvm.fleet.ConditionType;
 import com.statefulcvm.fleet.HealthGate;
 import com.statefulcvm.fleet.InstanceRecord;
+import com.statefulcvm.fleet.UpdatePolicy;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.springframework.stereotype.Component;
@@ -22,7 +23,11 @@ import java.util.Date;
 
 import static com.statefulcvm.delegates.procedure.RolloutVariables.*;
 
-/** "Probe the instance's health": one probe, fed to the health gate whose state lives in the slot's variables. */
+/**
+ * "Probe the instance's health": one probe, fed to the health gate whose state lives in the slot's variables. The gate's
+ * min ready is the rollout's effective policy's ({@link SlotReader#policy}): a per-rollout override holds every instance
+ * that long.
+ */
 @Component("probeHealth")
 public class ProbeHealth implements JavaDelegate {
 
@@ -50,7 +55,10 @@ public class ProbeHealth implements JavaDelegate {
         InstanceRecord record = observer.observe(step.spec(), step.cvm());
         observer.recordProbe(record, probe);
 
-        HealthGate gate = HealthGate.of(step.spec());
+        // min ready as the rollout's effective policy says (its override applied), not the fleet file's
+        UpdatePolicy policy = slots.policy(execution, step.spec());
+        int minReady = policy.getMinReadySeconds();
+        HealthGate gate = HealthGate.of(step.spec(), policy);
         Instant now = clock.instant();
         HealthGate.State state = gate.observe(readState(execution), probe.healthy(), now);
         boolean passed = gate.passed(state, now);
@@ -59,9 +67,9 @@ public class ProbeHealth implements JavaDelegate {
         boolean awaitingAttestation = Boolean.FALSE.equals(execution.getVariable(ATTESTED));
         boolean ready = passed && !awaitingAttestation;
         conditions.set(step.spec(), step.slot(), ConditionType.Ready, ready, ready
-                ? "healthy for " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s and admitted"
+                ? "healthy for " + minReady + " s and admitted"
                 : "waiting: " + state.healthyStreak() + " of " + step.spec().getHealthCheck().getHealthyThreshold()
-                + " healthy probes, min ready " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s"
+                + " healthy probes, min ready " + minReady + " s"
                 + (awaitingAttestation ? ", attestation" : ""));
         // Due one interval after this probe (or as soon as min ready can pass), fixed before anything else this job does
         // (the first time: attestation), so that the wait overlaps that work instead of following it. Local to the step:
@@ -78,7 +86,7 @@ public class ProbeHealth implements JavaDelegate {
                 ? step.slot() + " is ready"
                 : "waiting for health of " + step.slot() + ": " + state.healthyStreak() + " of "
                 + step.spec().getHealthCheck().getHealthyThreshold() + " healthy probes in a row, min ready "
-                + step.spec().getUpdatePolicy().getMinReadySeconds() + " s; last probe: " + probe.detail());
+                + minReady + " s; last probe: " + probe.detail());
     }
 
     private static HealthGate.State readState(DelegateExecution execution) {

@@ -62,7 +62,7 @@ public class RecordInstanceUpdated implements JavaDelegate {
         String condition = "Ready: " + action + " done, compose " + step.cvm().composeHash() + ", rollout " + execution.getProcessInstanceId();
         observer.recordCondition(step.spec(), step.slot(), condition);
         conditions.set(step.spec(), step.slot(), ConditionType.Ready, true,
-                "healthy for " + step.spec().getUpdatePolicy().getMinReadySeconds() + " s and admitted");
+                "healthy for " + slots.policy(execution, step.spec()).getMinReadySeconds() + " s and admitted");
 
         Map<String, Object> outcome = new LinkedHashMap<>();
         outcome.put("slot", step.slot());

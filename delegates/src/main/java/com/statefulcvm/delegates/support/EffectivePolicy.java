@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.delegates.procedure.AutomaticRollback;
-import com.statefulcvm.fleet.FailurePolicy;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.fleet.UpdatePolicyOverride;
@@ -18,8 +17,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The policy a rollout runs under: the set's, with the request's override applied. An automatic rollback pauses on
- * failure instead of rolling back again, so that a rollback can never loop.
+ * The policy a rollout runs under, read from its variables: the set's, with the request's override applied
+ * ({@link UpdatePolicyOverride#effective}, which decides; this only reads the override and whether the rollout is an
+ * automatic rollback). Every step of a rollout that needs the policy asks here (the per-slot steps through
+ * {@link SlotReader#policy}), never the fleet file's {@code getUpdatePolicy()}.
  */
 @Component
 public class EffectivePolicy {
@@ -27,19 +28,13 @@ public class EffectivePolicy {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public UpdatePolicy of(ReplicaSetSpec spec, VariableScope variables) {
-        UpdatePolicy policy = of(spec, (String) variables.getVariable(RolloutVariables.UPDATE_POLICY_OVERRIDE));
-        if (AutomaticRollback.of(variables).isPresent()) {
-            policy.setOnFailure(FailurePolicy.PAUSE);
-        }
-        return policy;
+        return UpdatePolicyOverride.effective(spec, parse((String) variables.getVariable(RolloutVariables.UPDATE_POLICY_OVERRIDE)),
+                AutomaticRollback.of(variables).isPresent());
     }
 
     /** @throws com.statefulcvm.fleet.FleetDefinitionException naming each bad field of the override */
     public UpdatePolicy of(ReplicaSetSpec spec, String overrideJson) {
-        if (overrideJson == null || overrideJson.isBlank()) {
-            return spec.getUpdatePolicy().copy();
-        }
-        return UpdatePolicyOverride.apply(spec, parse(overrideJson));
+        return UpdatePolicyOverride.effective(spec, parse(overrideJson), false);
     }
 
     public static Set<Integer> targetOrdinals(VariableScope variables) {
@@ -56,6 +51,9 @@ public class EffectivePolicy {
     }
 
     private static Map<String, Object> parse(String json) {
+        if (json == null || json.isBlank()) {
+            return null;
+        }
         try {
             return JSON.readValue(json, new TypeReference<Map<String, Object>>() { });
         } catch (JsonProcessingException e) {

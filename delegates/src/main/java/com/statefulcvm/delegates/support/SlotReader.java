@@ -6,6 +6,7 @@ import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
@@ -24,10 +25,12 @@ public class SlotReader {
 
     private final ReplicaSets replicaSets;
     private final PhalaCloudClient phala;
+    private final EffectivePolicy policies;
 
-    public SlotReader(ReplicaSets replicaSets, PhalaCloudClient phala) {
+    public SlotReader(ReplicaSets replicaSets, PhalaCloudClient phala, EffectivePolicy policies) {
         this.replicaSets = replicaSets;
         this.phala = phala;
+        this.policies = policies;
     }
 
     /** @throws IllegalStateException when the slot has no CVM */
@@ -40,6 +43,16 @@ public class SlotReader {
 
     public ReplicaSetSpec spec(DelegateExecution execution) {
         return replicaSets.spec((String) execution.getVariable(ProcedureVariables.REPLICA_SET));
+    }
+
+    /**
+     * The update policy this step runs under: the set's with its rollout's override applied ({@link EffectivePolicy}).
+     * Every per-slot step that needs a policy field (the health gate's min ready, the budget check's maxUnavailable)
+     * reads it here, not from {@code spec.getUpdatePolicy()}, which is the fleet file's alone. A procedure without an
+     * override (heal, scale) gets the set's own.
+     */
+    public UpdatePolicy policy(DelegateExecution execution, ReplicaSetSpec spec) {
+        return policies.of(spec, execution);
     }
 
     public String slot(DelegateExecution execution) {

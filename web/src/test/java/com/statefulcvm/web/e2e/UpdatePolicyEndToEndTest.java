@@ -5,7 +5,11 @@ import com.statefulcvm.web.RolloutDriver;
 import com.statefulcvm.web.E2eSupport;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.camunda.bpm.engine.HistoryService;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.engine.history.HistoricActivityInstance;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -15,16 +19,26 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The update policy end to end: the application and its embedded simulator over real HTTP, a 5-replica set, one
- * rollout per policy. What happened is read from the simulator's event journal (every CVM status change), not from
- * the orchestrator's own account.
+ * rollout per policy. What happened is read from the simulator's event journal (every CVM status change) or from the
+ * engine's history timestamps, not from the orchestrator's own account.
+ * <p>
+ * Every policy here is a per-rollout override ({@code "updatePolicy": {...}} in the start request) of a field whose
+ * value in the fleet file (application-policy.yaml: maxUnavailable 1, maxSurge 0, minReadySeconds 0, partition 0,
+ * ordinal-descending, progressDeadlineSeconds 20, onFailure PAUSE, approveLeader true by default) would give another
+ * result, so each test fails when a step reads the file's policy instead of the rollout's: maxUnavailable (the planner's
+ * waves and the budget check before each take-down), maxSurge, minReadySeconds (the health gate), partition, order,
+ * approveLeader (the leader's approval), onFailure and progressDeadlineSeconds (the deadline).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles({"e2e", "policy"})
@@ -129,6 +143,11 @@ class UpdatePolicyEndToEndTest {
         long since = simulator.lastEventSeq();
         String pid = driver.startRollout(compose("roles"), Map.of("order", "role-aware", "maxUnavailable", 2,
                 "approveLeader", false));
+        // leaving the file's leader approval out is the approver's to accept, on the approval before the rollout (issue 32)
+        Task approval = driver.awaitTask(pid, "UserTask_ApproveRollout");
+        assertThat(driver.formVariables(approval.getId()).get(RolloutVariables.POLICY_OVERRIDES))
+                .contains("approveLeader: false (fleet file: true)").contains("order: ROLE_AWARE (fleet file: ORDINAL_DESCENDING)");
+        driver.approveAcceptingOverrides(pid);
         driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
 
         List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
@@ -136,6 +155,34 @@ class UpdatePolicyEndToEndTest {
         System.out.println("role-aware order with the leader on " + SET + "-2: " + order);
         assertThat(order).hasSize(REPLICAS).endsWith(SET + "-2");
         assertThat(SimulatorView.rounds(events)).as("replicas two at a time, then the leader alone").isEqualTo(3);
+        assertThat(history.createHistoricTaskInstanceQuery().processInstanceId(pid).taskDefinitionKey("UserTask_ApproveLeaderStep")
+                .count()).as("approveLeader false: the leader's step asked nobody").isZero();
+    }
+
+    /**
+     * minReadySeconds 2 (the file's: 0) holds each instance in the health gate at least 2 s: from the first probe of a
+     * slot's step to the end of the probe that passed it, by the engine's history. partition 3 only keeps the test short
+     * (two instances, one at a time, so the whole rollout needs two rounds of 2 s).
+     */
+    @Test
+    void minReadySecondsOverrideHoldsEveryInstanceInTheHealthGateThatLong() throws Exception {
+        int minReadySeconds = 2;
+        String pid = driver.startRollout(compose("min-ready"), Map.of("minReadySeconds", minReadySeconds, "partition", 3));
+        driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
+
+        Map<String, List<HistoricActivityInstance>> probesBySlotStep = history.createHistoricActivityInstanceQuery()
+                .processInstanceId(pid).activityId("Task_ProbeHealth").finished().list().stream()
+                .collect(Collectors.groupingBy(HistoricActivityInstance::getParentActivityInstanceId));
+        assertThat(probesBySlotStep).as("one step for each of " + SET + "-4 and -3").hasSize(2);
+        for (Collection<HistoricActivityInstance> probes : probesBySlotStep.values()) {
+            long first = probes.stream().mapToLong(p -> p.getStartTime().getTime()).min().orElseThrow();
+            long passed = probes.stream().mapToLong(p -> p.getEndTime().getTime()).max().orElseThrow();
+            System.out.printf("minReadySeconds %d: %d probes, in the health gate %d ms%n", minReadySeconds, probes.size(), passed - first);
+            assertThat(Duration.ofMillis(passed - first)).as("time in the health gate").isGreaterThanOrEqualTo(Duration.ofSeconds(minReadySeconds));
+        }
+        HistoricProcessInstance rollout = history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult();
+        assertThat(Duration.ofMillis(rollout.getEndTime().getTime() - rollout.getStartTime().getTime()))
+                .as("two rounds of min ready").isGreaterThanOrEqualTo(Duration.ofSeconds(2L * minReadySeconds));
     }
 
     @Test
@@ -146,7 +193,7 @@ class UpdatePolicyEndToEndTest {
         assertThat(before.stream().distinct().count()).as("one revision to go back to").isEqualTo(1);
         String bad = "services:\n  web:\n    image: nginxdemos/hello:bad\n    labels: [\"simulator.workload.health=unhealthy\"]\n";
         long since = simulator.lastEventSeq();
-        String pid = driver.startRollout(bad, Map.of("onFailure", "ROLLBACK", "progressDeadlineSeconds", 3, "maxUnavailable", 2));
+        String pid = driver.startRollout(bad, Map.of("onFailure", "ROLLBACK", "progressDeadlineSeconds", 6, "maxUnavailable", 2));
         driver.awaitEnded(pid, "EndEvent_RolledBack");
 
         assertThat(hashes()).as("every instance back on the old compose hash").isEqualTo(before);
@@ -157,5 +204,19 @@ class UpdatePolicyEndToEndTest {
                 .singleResult().getValue();
         System.out.println("rollback outcome: " + outcome);
         assertThat(outcome).contains("rolled back after: progress deadline");
+        // progressDeadlineSeconds 6 (the file's: 20): the deadline fired 6 s into the slot's step, not 20 s. (6 s, not
+        // less: the automatic rollback runs under the same override, and its slots must pass within it on a busy machine.)
+        List<HistoricActivityInstance> deadlines = history.createHistoricActivityInstanceQuery().processInstanceId(pid)
+                .activityId("BoundaryEvent_ProgressDeadline").list();
+        assertThat(deadlines).isNotEmpty();
+        Map<String, HistoricActivityInstance> slotSteps = history.createHistoricActivityInstanceQuery().processInstanceId(pid)
+                .activityId("SubProcess_UpdateSlot").list().stream()
+                .collect(Collectors.toMap(HistoricActivityInstance::getParentActivityInstanceId, a -> a));
+        for (HistoricActivityInstance deadline : deadlines) {
+            HistoricActivityInstance step = slotSteps.get(deadline.getParentActivityInstanceId());
+            Duration after = Duration.ofMillis(deadline.getStartTime().getTime() - step.getStartTime().getTime());
+            System.out.println("progress deadline passed " + after.toMillis() + " ms into the slot's step");
+            assertThat(after).isGreaterThanOrEqualTo(Duration.ofSeconds(6)).isLessThan(Duration.ofSeconds(20));
+        }
     }
 }
