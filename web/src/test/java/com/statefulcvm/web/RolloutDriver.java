@@ -1,5 +1,7 @@
 package com.statefulcvm.web;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.camunda.bpm.engine.HistoryService;
@@ -61,6 +63,17 @@ public final class RolloutDriver {
         Task approval = awaitTask(pid, "UserTask_ApproveRollout");
         ResponseEntity<String> done = completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")));
         assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+    }
+
+    /**
+     * Completes the approval before a rollout whose override removes an approval the fleet file asks for
+     * ({@code approveLeader: false}): the approver approves and accepts the override (issue 32).
+     */
+    public void approveAcceptingOverrides(String pid) {
+        Task approval = awaitTask(pid, "UserTask_ApproveRollout");
+        ResponseEntity<String> done = completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean"),
+                RolloutVariables.ACCEPT_OVERRIDES, Map.of("value", true, "type", "Boolean")));
+        assertThat(done.getStatusCode()).as(done.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
     }
 
     public Task awaitTask(String pid, String taskDefinitionKey) {

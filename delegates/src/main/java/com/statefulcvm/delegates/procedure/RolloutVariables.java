@@ -38,6 +38,15 @@ public final class RolloutVariables extends ProcedureVariables {
 
     /** A per-rollout policy override, the request's "updatePolicy" object as JSON text (readable in Cockpit). */
     public static final String UPDATE_POLICY_OVERRIDE = "updatePolicyOverride";
+    /**
+     * Set by the plan, shown on the rollout's approval: each field the per-rollout override changes, beside the fleet
+     * file's value ("none" without an override), and what an override that weakens an approval removes.
+     */
+    public static final String POLICY_OVERRIDES = "policyOverrides";
+    /** Set by the plan: true when the override removes an approval the fleet file asks for (approveLeader: false). */
+    public static final String OVERRIDES_WEAKEN_APPROVALS = "overridesWeakenApprovals";
+    /** The approval form's field: the approver's own acceptance of such an override ("true"), beside the approval. */
+    public static final String ACCEPT_OVERRIDES = "acceptOverrides";
     /** Comma-separated ordinals an operator targeted explicitly; empty or absent: every slot in the policy's scope. */
     public static final String TARGET_ORDINALS = "targetOrdinals";
     /** Set on a rollout that goes back to a recorded revision: the revision's number. */

@@ -9,6 +9,7 @@ import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.RolloutPlanning;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.ComposeText;
+import com.statefulcvm.fleet.PolicyOverrideChanges;
 import com.statefulcvm.fleet.rollout.InstanceSnapshot;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
@@ -101,7 +102,13 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(SLOTS, new ArrayList<>(plan.slotsToUpdate()));
         execution.setVariable(SURGE_SLOTS, new ArrayList<>(plan.surgeSlots()));
         execution.setVariable(ACTIONS, new HashMap<>(plan.actionsBySlot()));
-        execution.setVariable(APPROVAL_BEFORE_ROLLOUT, !automaticRollback && spec.getApprovals().isBeforeRollout() && !waves.isEmpty());
+        // Each field the request's override changes is shown on the approval beside the file's value; one that removes an
+        // approval the file asks for is decided there by an approver, even where the file asks for no approval before.
+        PolicyOverrideChanges overrides = PolicyOverrideChanges.between(spec.getUpdatePolicy(), policy);
+        execution.setVariable(POLICY_OVERRIDES, overrides.display());
+        execution.setVariable(OVERRIDES_WEAKEN_APPROVALS, !automaticRollback && overrides.weakensApprovals());
+        execution.setVariable(APPROVAL_BEFORE_ROLLOUT, !automaticRollback
+                && (spec.getApprovals().isBeforeRollout() || overrides.weakensApprovals()) && !waves.isEmpty());
         execution.setVariable(APPROVAL_BETWEEN_INSTANCES, !automaticRollback && spec.getApprovals().isBetweenInstances());
         // An automatic rollback runs without an operator, as onFailure ROLLBACK asks: no approval of its leader's step.
         execution.setVariable(LEADER_STEPS, new ArrayList<>(automaticRollback ? List.of() : plan.leaderSteps()));

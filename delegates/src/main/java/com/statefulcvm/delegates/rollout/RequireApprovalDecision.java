@@ -18,7 +18,31 @@ public class RequireApprovalDecision implements TaskListener {
     @Override
     public void notify(DelegateTask task) {
         boolean approved = approved(task);
+        if (approved) {
+            requireAcceptedOverrides(task);
+        }
         TaskDecisions.record(task, approved ? "approved" : "rejected");
+    }
+
+    /**
+     * A rollout whose update policy override removes an approval the fleet file asks for (the plan's
+     * overridesWeakenApprovals) is approved only with the approver's own acceptance of that override,
+     * {@code acceptOverrides} true (the form's "Accept the overrides"), not on the requester's word alone. Once
+     * accepted it stays accepted for the rollout's later approvals.
+     */
+    static void requireAcceptedOverrides(DelegateTask task) {
+        if (!Boolean.TRUE.equals(task.getVariable(RolloutVariables.OVERRIDES_WEAKEN_APPROVALS))) {
+            return;
+        }
+        Object accepted = task.getVariable(RolloutVariables.ACCEPT_OVERRIDES);
+        if (Boolean.TRUE.equals(accepted) || "true".equals(accepted)) {
+            task.setVariable(RolloutVariables.ACCEPT_OVERRIDES, true);
+            return;
+        }
+        throw TaskDecisionRefused.because(task, RolloutVariables.ACCEPT_OVERRIDES, "this rollout's update policy override "
+                + "removes an approval the fleet file asks for (" + String.valueOf(task.getVariable(RolloutVariables.POLICY_OVERRIDES)).strip().replace("\n", "; ")
+                + "): approving the rollout needs acceptOverrides true, your own acceptance of that override; or reject the rollout (was "
+                + describe(accepted) + ")");
     }
 
     /** The operator's explicit yes or no, kept as a boolean; refused when it is neither. */

@@ -23,7 +23,9 @@ import java.io.IOException;
  * reads it when it declares its length, and as soon as it passes the limit when it is sent in chunks
  * ({@code orchestrator.api.max-request-size}, 512 KiB by default). A multipart body is refused with 415 here: Spring
  * MVC would otherwise try to parse it before any controller, and answer a malformed one with 500. The engine's REST
- * API and the webapps' API have a limit of their own ({@code orchestrator.security.max-engine-request-size}, 2 MiB).
+ * API and the webapps' API have a limit of their own ({@code orchestrator.security.max-engine-request-size}, 2 MiB),
+ * and their resources that read multipart bodies (attachments, deployments, binary variables) are refused anything
+ * else with 415, where the engine answered 500.
  */
 @Configuration
 class ApiRequestLimits {
@@ -34,6 +36,10 @@ class ApiRequestLimits {
             super(message(limit, where));
         }
     }
+
+    /** The engine's resources that read multipart/form-data: attachments, deployments, binary variables. */
+    private static final java.util.regex.Pattern TAKES_MULTIPART = java.util.regex.Pattern.compile(
+            "/(attachment/create|deployment/create|variables/[^/]+/data)$");
 
     static String message(long limit, String where) {
         return "request body larger than " + limit + " bytes (" + (limit / 1024) + " KiB), the limit of " + where;
@@ -75,8 +81,16 @@ class ApiRequestLimits {
                     return;
                 }
                 String type = request.getContentType();
+                boolean multipart = type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/form-data");
                 if (refuseMultipart && type != null && type.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/")) {
                     refuse(response, 415, "Unsupported Media Type", "send Content-Type: application/json");
+                    return;
+                }
+                if (!refuseMultipart && !multipart && "POST".equals(request.getMethod())
+                        && TAKES_MULTIPART.matcher(request.getRequestURI()).find()) {
+                    // the engine's resource would fail to read its parts and answer 500
+                    refuse(response, 415, "Unsupported Media Type", request.getRequestURI().replaceAll(".*/", "")
+                            + " takes a multipart/form-data body (Content-Type was " + (type == null ? "none" : type) + ")");
                     return;
                 }
                 chain.doFilter(new Limited(request, limit, where), response);

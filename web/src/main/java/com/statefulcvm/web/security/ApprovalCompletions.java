@@ -6,7 +6,9 @@ import jakarta.ws.rs.core.Response;
 import org.camunda.bpm.engine.BadUserRequestException;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.persistence.entity.HistoricTaskInstanceEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.TaskEntity;
+import org.camunda.bpm.engine.task.IdentityLinkType;
 import org.camunda.bpm.engine.variable.value.TypedValue;
 import org.springframework.stereotype.Component;
 
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,6 +56,8 @@ public class ApprovalCompletions {
         }
         // who may not work on the task at all hears that first, as the engine would tell them
         context.getProcessEngineConfiguration().getCommandCheckers().forEach(checker -> checker.checkTaskWork(task));
+        // an assignee, a delegate or a claimant decides only as one of the task's deciders, whoever handed it to them
+        requireDecider(context, task, "decide");
         fourEyes.check(context, task);
         if (variables == null || variables.isEmpty()) {
             return;
@@ -88,6 +93,80 @@ public class ApprovalCompletions {
             throw new EngineCallRefused(Response.Status.FORBIDDEN, "user '" + context.getAuthenticatedUserId() + "' may not "
                     + how + " task '" + task.getName() + "': an approval is decided through its form (complete or submit-form); "
                     + "only an admin (" + Roles.ADMINS + ") handles it otherwise");
+        }
+    }
+
+    /**
+     * Before a task is claimed, delegated, assigned or given an owner or candidate: for another user than the caller,
+     * an admin's. The engine would let whoever the task is handed to complete it (the assignee gets TASK_WORK on it),
+     * so an approver could make a viewer, or a user in no group, the one who approves.
+     */
+    public void checkHandOver(String taskId, String userId, String how) {
+        CommandContext context = Context.getCommandContext();
+        String caller = context.getAuthenticatedUserId();
+        if (caller == null || userId == null || userId.equals(caller)
+                || Roles.isAdmin(context.getProcessEngineConfiguration(), context.getAuthentication())) {
+            return;
+        }
+        TaskEntity task = taskId == null ? null : context.getTaskManager().findTaskById(taskId);
+        throw new EngineCallRefused(Response.Status.FORBIDDEN, "user '" + caller + "' may not " + how + " task '"
+                + (task == null ? taskId : task.getName()) + ("claim".equals(how) ? "' for" : "' to") + " user '" + userId
+                + "': only an admin (" + Roles.ADMINS
+                + ") hands a task to another user; claim it for yourself");
+    }
+
+    /**
+     * Before a comment or an attachment is added to a task, changed or deleted: on an approval (a task with a Camunda
+     * Form) only by one of its deciders (an approver, an admin), not by the requester where four-eyes holds (their
+     * word would sway the approver); on a finished task by nobody, its record is closed.
+     */
+    public void checkAnnotation(String taskId, String how) {
+        CommandContext context = Context.getCommandContext();
+        if (taskId == null || context.getAuthenticatedUserId() == null) {
+            return;
+        }
+        TaskEntity task = context.getTaskManager().findTaskById(taskId);
+        if (task == null) {
+            HistoricTaskInstanceEntity finished = context.getHistoricTaskInstanceManager().findHistoricTaskInstanceById(taskId);
+            if (finished != null) {
+                throw new EngineCallRefused(Response.Status.CONFLICT, "task '" + finished.getName() + "' is finished: nobody may "
+                        + how + " it any more, its record is closed");
+            }
+            return;
+        }
+        if (formOf(context, taskId).isEmpty()) {
+            return;
+        }
+        requireDecider(context, task, how);
+        String set = fourEyes.heldAgainstCaller(context, task);
+        if (set != null) {
+            throw new EngineCallRefused(Response.Status.FORBIDDEN, "user '" + context.getAuthenticatedUserId() + "' may not "
+                    + how + " task '" + task.getName() + "': four-eyes, they requested this procedure of replica set '" + set
+                    + "', and another approver decides it without their word in the approval");
+        }
+    }
+
+    /**
+     * The caller is one of the task's deciders: a member of one of its candidate groups ({@value Roles#APPROVERS} for
+     * every approval of ours; a task without candidate groups: {@value Roles#APPROVERS}), or an admin.
+     */
+    private static void requireDecider(CommandContext context, TaskEntity task, String how) {
+        var caller = context.getAuthentication();
+        if (caller == null || caller.getUserId() == null || Roles.isAdmin(context.getProcessEngineConfiguration(), caller)) {
+            return;
+        }
+        Set<String> deciders = new TreeSet<>();
+        task.getIdentityLinks().stream()
+                .filter(link -> IdentityLinkType.CANDIDATE.equals(link.getType()) && link.getGroupId() != null)
+                .forEach(link -> deciders.add(link.getGroupId()));
+        if (deciders.isEmpty()) {
+            deciders.add(Roles.APPROVERS);
+        }
+        List<String> groups = caller.getGroupIds() == null ? List.of() : caller.getGroupIds();
+        if (groups.stream().noneMatch(deciders::contains)) {
+            throw new EngineCallRefused(Response.Status.FORBIDDEN, "user '" + caller.getUserId() + "' may not " + how
+                    + " task '" + task.getName() + "': only a member of " + String.join(" or ", deciders)
+                    + " may, whoever the task is assigned to");
         }
     }
 

@@ -31,22 +31,31 @@ class FourEyes {
 
     void check(CommandContext context, TaskEntity task) {
         String approver = context.getAuthenticatedUserId();
+        String set = heldAgainstCaller(context, task);
+        if (set != null) {
+            throw new EngineCallRefused(Response.Status.FORBIDDEN, "four-eyes: user '" + approver + "' requested this "
+                    + task.getExecution().getProcessInstance().getProcessDefinition().getKey() + " of replica set '" + set
+                    + "' and may not decide its approvals (task '" + task.getName() + "'); another member of '"
+                    + Roles.APPROVERS + "' decides (the set's approvals.four-eyes)");
+        }
+    }
+
+    /**
+     * The replica set whose four-eyes keeps the authenticated caller from the task (the caller requested its
+     * procedure and the set asks for four-eyes); null when it does not, or without an authenticated caller.
+     */
+    String heldAgainstCaller(CommandContext context, TaskEntity task) {
+        String caller = context.getAuthenticatedUserId();
         ExecutionEntity execution = task.getExecution();
-        if (approver == null || execution == null) {
-            return;
+        if (caller == null || execution == null) {
+            return null;
         }
         Object set = execution.getVariable(RolloutVariables.REPLICA_SET);
         ReplicaSets sets = replicaSets.getObject();
         if (!(set instanceof String name) || !sets.exists(name) || !sets.spec(name).getApprovals().requiresFourEyes()) {
-            return;
+            return null;
         }
-        String requester = requester(context, execution);
-        if (Objects.equals(approver, requester)) {
-            throw new EngineCallRefused(Response.Status.FORBIDDEN, "four-eyes: user '" + approver + "' requested this "
-                    + execution.getProcessInstance().getProcessDefinition().getKey() + " of replica set '" + name
-                    + "' and may not decide its approvals (task '" + task.getName() + "'); another member of '"
-                    + Roles.APPROVERS + "' decides (the set's approvals.four-eyes)");
-        }
+        return Objects.equals(caller, requester(context, execution)) ? name : null;
     }
 
     /** Who requested the procedure the task belongs to: its root instance's start user, else its requestedBy. */

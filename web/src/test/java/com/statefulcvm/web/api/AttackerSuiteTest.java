@@ -71,6 +71,8 @@ class AttackerSuiteTest {
     private static final String VIEWER = "vera";
     /** The account whose password is guessed: another operator's. */
     private static final String GUESSED = "tess";
+    /** A user in no group at all (issue 32). */
+    private static final String NOBODY = "nina";
     private static final String EVIL = "services:\n  web:\n    image: attacker/backdoor:1\n";
 
     @DynamicPropertySource
@@ -112,6 +114,7 @@ class AttackerSuiteTest {
         user(APPROVER, "operators", "approvers");
         user(VIEWER, "viewers");
         user(GUESSED, "operators");
+        user(NOBODY);
     }
 
     @AfterEach
@@ -461,6 +464,246 @@ class AttackerSuiteTest {
                 .as("the owner, from elsewhere").isEqualTo(HttpStatus.OK);
         assertThat(as(GUESSED).getForEntity("/api/replica-sets", String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(WebappSession.login(port, GUESSED, PASSWORD, "tasklist")).as("and through the webapps' login").isNotNull();
+    }
+
+    // ---- issue 32: a hostile insider with a role
+
+    /**
+     * An approver claimed an approval for a viewer (or for a user in no group), and the engine let that user complete
+     * it: the report said {@code approvedBy: vera}. Now a claim, a delegation or an assignment for someone else is an
+     * admin's, and whoever completes is an approver, whatever was assigned before; the report names the approver.
+     */
+    @Test
+    void onlyAnApproverDecidesWhoeverTheTaskWasClaimedFor() throws Exception {
+        Waiting rollout = waitingRollout(REQUESTER);
+        Snapshot before = snapshot(rollout.pid());
+        String task = "/engine-rest/task/" + rollout.taskId();
+        String approve = "{\"variables\": {\"approved\": {\"value\": true}}}";
+        for (String other : List.of(VIEWER, NOBODY, REQUESTER)) {
+            refused(as(APPROVER).postForEntity(task + "/claim", json("{\"userId\": \"" + other + "\"}"), String.class),
+                    HttpStatus.FORBIDDEN, "user 'april' may not claim task 'Approve rollout of webdemo' for user '" + other + "'");
+        }
+        HttpResponse<String> tasklist = WebappSession.login(port, APPROVER, PASSWORD, "tasklist")
+                .post(WebappSession.ENGINE_API + "/task/" + rollout.taskId() + "/claim", "{\"userId\": \"" + VIEWER + "\"}");
+        assertThat(tasklist.statusCode()).as(tasklist.body()).isEqualTo(403);
+        assertThat(tasks.createTaskQuery().taskId(rollout.taskId()).singleResult().getAssignee()).as("nobody was made assignee").isNull();
+        forbidden(as(APPROVER).postForEntity(task + "/delegate", json("{\"userId\": \"" + VIEWER + "\"}"), String.class));
+        // whatever an admin assigned, an assignee who is no approver decides nothing
+        for (String assignee : List.of(VIEWER, NOBODY)) {
+            ResponseEntity<String> assigned = admin().postForEntity(task + "/assignee", json("{\"userId\": \"" + assignee + "\"}"), String.class);
+            assertThat(assigned.getStatusCode()).as(assigned.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+            for (String path : List.of("complete", "submit-form")) {
+                ResponseEntity<String> decided = as(assignee).postForEntity(task + "/" + path, json(approve), String.class);
+                assertThat(decided.getStatusCode()).as(assignee + " " + path + ": " + decided.getBody()).isEqualTo(HttpStatus.FORBIDDEN);
+                assertThat(decided.getBody()).contains("user '" + assignee + "' may not decide task 'Approve rollout of webdemo'");
+            }
+            asUser(assignee, "viewers", () -> assertThatThrownBy(() -> tasks.complete(rollout.taskId(), Map.of("approved", true)))
+                    .hasMessageContaining("may not decide task"));
+        }
+        ResponseEntity<String> delegated = admin().postForEntity(task + "/delegate", json("{\"userId\": \"" + VIEWER + "\"}"), String.class);
+        assertThat(delegated.getStatusCode()).as(delegated.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+        refused(as(VIEWER).postForEntity(task + "/resolve", json(approve), String.class), HttpStatus.FORBIDDEN,
+                "user 'vera' may not decide task 'Approve rollout of webdemo'");
+        assertNothingChanged(before);
+        // handed back, the approver decides, and the report names the approver alone
+        ResponseEntity<String> resolved = admin().postForEntity(task + "/resolve", json("{}"), String.class);
+        assertThat(resolved.getStatusCode()).as(resolved.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+        ResponseEntity<String> approved = as(APPROVER).postForEntity(task + "/complete", json(approve), String.class);
+        assertThat(approved.getStatusCode()).as(approved.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+        awaitCompleted(rollout.pid());
+        JsonNode report = JSON.readTree(as(VIEWER).getForObject("/api/rollouts/" + rollout.pid(), String.class));
+        assertThat(report.get("approvedBy")).containsExactly(JSON.getNodeFactory().textNode(APPROVER));
+    }
+
+    /**
+     * Five wrong passwords for admin, one correct login as anyone, again and again: the correct login cleared the
+     * client's count, and nothing was ever throttled. A correct login clears only that user's failures.
+     */
+    @Test
+    void aCorrectLoginClearsNoOtherUsersFailures() {
+        HttpHeaders client = new HttpHeaders();
+        client.set("X-Forwarded-For", "203.0.113.32");
+        List<Integer> guesses = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 5; i++) {
+                guesses.add(http.withBasicAuth("admin", "guess-" + round + "-" + i)
+                        .exchange("/api/replica-sets", HttpMethod.GET, new HttpEntity<>(client), String.class).getStatusCode().value());
+            }
+            as(VIEWER).exchange("/api/replica-sets", HttpMethod.GET, new HttpEntity<>(client), String.class);
+        }
+        assertThat(guesses.subList(0, 6)).as("5 free failures and the sixth: " + guesses).containsOnly(401);
+        assertThat(guesses.subList(6, 15)).as("the guesser waits, whoever logs in between: " + guesses).containsOnly(429);
+    }
+
+    /**
+     * Viewers and operators commented and attached files on approvals, finished ones too, and the requester commented
+     * on their own request to sway the approver. Now only approvers (and admins) comment on an open approval.
+     */
+    @Test
+    void onlyApproversCommentOnAnOpenApproval() throws Exception {
+        Waiting rollout = waitingRollout(REQUESTER);
+        String task = "/engine-rest/task/" + rollout.taskId();
+        String comment = "{\"message\": \"I checked it myself: approve it\"}";
+        for (String attacker : List.of(VIEWER, OPERATOR, REQUESTER)) {
+            refused(as(attacker).postForEntity(task + "/comment/create", json(comment), String.class), HttpStatus.FORBIDDEN,
+                    "user '" + attacker + "' may not comment on task 'Approve rollout of webdemo'");
+            refused(as(attacker).postForEntity(task + "/attachment/create", attachment(), String.class), HttpStatus.FORBIDDEN,
+                    "user '" + attacker + "' may not attach to task 'Approve rollout of webdemo'");
+        }
+        assertThat(tasks.getTaskComments(rollout.taskId())).as("no comment was kept").isEmpty();
+        assertThat(tasks.getTaskAttachments(rollout.taskId())).as("no attachment was kept").isEmpty();
+        ResponseEntity<String> own = as(APPROVER).postForEntity(task + "/comment/create", json("{\"message\": \"checked the diff\"}"), String.class);
+        assertThat(own.getStatusCode()).as("the approver comments: " + own.getBody()).isEqualTo(HttpStatus.OK);
+        ResponseEntity<String> approved = as(APPROVER).postForEntity(task + "/complete",
+                json("{\"variables\": {\"approved\": {\"value\": true}}}"), String.class);
+        assertThat(approved.getStatusCode()).as(approved.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+        for (String anyone : List.of(APPROVER, VIEWER, "admin")) {
+            TestRestTemplate as = "admin".equals(anyone) ? admin() : as(anyone);
+            ResponseEntity<String> late = as.postForEntity(task + "/comment/create", json(comment), String.class);
+            assertThat(late.getStatusCode().is4xxClientError()).as(anyone + " on the finished task: " + late.getBody()).isTrue();
+            assertThat(late.getBody()).contains("finished");
+            ResponseEntity<String> lateFile = as.postForEntity(task + "/attachment/create", attachment(), String.class);
+            assertThat(lateFile.getStatusCode().is4xxClientError()).as(anyone + " on the finished task: " + lateFile.getBody()).isTrue();
+        }
+        assertThat(history.createHistoricTaskInstanceQuery().taskId(rollout.taskId()).singleResult().getEndTime()).isNotNull();
+        assertThat(tasks.getTaskComments(rollout.taskId())).extracting(c -> c.getUserId()).containsOnly(APPROVER);
+        awaitCompleted(rollout.pid());
+    }
+
+    /**
+     * {@code {"approveLeader": false, "onFailure": "ROLLBACK", "maxUnavailable": "100%"}} from an operator left the
+     * leader's approval out, and the approval form showed neither the override nor what it removes. Now the form shows
+     * each overridden field beside the fleet file's value, and one that weakens an approval is accepted only by the
+     * approver's own explicit decision.
+     */
+    @Test
+    void anOverrideIsShownAndOneThatRemovesAnApprovalNeedsTheApproversOwnDecision() throws Exception {
+        new RolloutDriver(http, tasks, history, SET).awaitAllRunning(3);
+        String compose = "services:\n  web:\n    image: nginxdemos/hello:0." + (imageTag++) + "\n";
+        ResponseEntity<String> started = as(REQUESTER).postForEntity("/api/replica-sets/webdemo/rollouts", json(JSON.writeValueAsString(Map.of(
+                "dockerCompose", compose, "updatePolicy", Map.of("approveLeader", false, "onFailure", "ROLLBACK", "maxUnavailable", "100%")))),
+                String.class);
+        assertThat(started.getStatusCode()).as(started.getBody()).isEqualTo(HttpStatus.CREATED);
+        String pid = JSON.readTree(started.getBody()).get("processInstanceId").asText();
+        Task task = new RolloutDriver(http, tasks, history, SET).awaitTask(pid, "UserTask_ApproveRollout");
+        String form = as(APPROVER).getForObject("/engine-rest/task/" + task.getId() + "/deployed-form", String.class);
+        assertThat(form).as("the approval form").contains("\"key\": \"policyOverrides\"").contains("\"key\": \"acceptOverrides\"");
+        JsonNode shown = JSON.readTree(as(APPROVER).getForObject("/engine-rest/task/" + task.getId() + "/form-variables", String.class));
+        String overrides = shown.path(RolloutVariables.POLICY_OVERRIDES).path("value").asText();
+        assertThat(overrides).as("what the approver reads: " + shown)
+                .contains("approveLeader: false (fleet file: true)")
+                .contains("onFailure: ROLLBACK (fleet file: PAUSE)")
+                .contains("maxUnavailable: 100% (fleet file: 1)")
+                .contains("leader's approval");
+        // approving the rollout alone does not accept an override that removes an approval
+        refused(as(APPROVER).postForEntity("/engine-rest/task/" + task.getId() + "/complete",
+                json("{\"variables\": {\"approved\": {\"value\": true}}}"), String.class),
+                HttpStatus.BAD_REQUEST, "acceptOverrides");
+        refused(as(APPROVER).postForEntity("/engine-rest/task/" + task.getId() + "/submit-form",
+                json("{\"variables\": {\"approved\": {\"value\": \"true\"}, \"acceptOverrides\": {\"value\": \"false\"}}}"), String.class),
+                HttpStatus.BAD_REQUEST, "acceptOverrides");
+        assertThat(tasks.createTaskQuery().taskId(task.getId()).count()).as("the approval is still open").isEqualTo(1);
+        ResponseEntity<String> approved = as(APPROVER).postForEntity("/engine-rest/task/" + task.getId() + "/submit-form",
+                json("{\"variables\": {\"approved\": {\"value\": \"true\"}, \"acceptOverrides\": {\"value\": \"true\"}}}"), String.class);
+        assertThat(approved.getStatusCode()).as(approved.getBody()).isEqualTo(HttpStatus.NO_CONTENT);
+        awaitCompleted(pid);
+    }
+
+    /**
+     * The simulator's admin controls believed a request with only {@code X-Real-IP}, and any {@code Host} (a DNS
+     * rebinding page reaches them through the browser of someone on this machine). Tried with a raw socket, so that
+     * the headers are exactly the attacker's.
+     */
+    @Test
+    void theSimulatorsControlsRefuseProxyHeadersAndOtherHosts() throws Exception {
+        String body = "{\"healthy\": true}";
+        String path = "/simulator/_admin/cvms/webdemo-0/health";
+        for (String extra : List.of("Host: 127.0.0.1:" + port + "\r\nX-Real-IP: 203.0.113.9",
+                "Host: 127.0.0.1:" + port + "\r\nX-Forwarded-Host: evil.example",
+                "Host: 127.0.0.1:" + port + "\r\nVia: 1.1 proxy",
+                "Host: rebound.evil.example:" + port,
+                "Host: 192.0.2.1")) {
+            String answer = rawPost(path, extra, body);
+            assertThat(answer).as(extra).startsWith("HTTP/1.1 403").contains("the simulator's admin controls answer only on this machine");
+        }
+        assertThat(rawPost(path, "Host: localhost:" + port, body)).as("this machine, directly").startsWith("HTTP/1.1 200");
+        assertThat(rawPost(path, "Host: 127.0.0.1:" + port, body)).startsWith("HTTP/1.1 200");
+    }
+
+    /**
+     * Every refused call logged an ERROR with a 105-line stack trace (14 KB for one request: any logged-in user could
+     * flood the log), and some bad engine-rest input was a 500. Now a refusal is one line at INFO or WARN, and bad input
+     * a 4xx that names the cause.
+     */
+    @Test
+    void aRefusalIsOneLineAndBadEngineInputIsA4xx() throws Exception {
+        Waiting rollout = waitingRollout(REQUESTER);
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged = new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        root.addAppender(logged);
+        try {
+            refused(as(OPERATOR).postForEntity("/engine-rest/process-definition/key/rollout/start",
+                    json("{\"variables\": {\"replicaSet\": {\"value\": \"webdemo\"}, \"rollbackOf\": {\"value\": \"x\"}}}"), String.class),
+                    HttpStatus.BAD_REQUEST, "rollbackOf: not a start variable of rollout");
+            forbidden(as(VIEWER).postForEntity("/engine-rest/task/" + rollout.taskId() + "/complete",
+                    json("{\"variables\": {\"approved\": {\"value\": true}}}"), String.class));
+            refused(as(APPROVER).postForEntity("/engine-rest/task/" + rollout.taskId() + "/complete",
+                    json("{\"variables\": {\"approved\": {\"value\": true}, \"targetCompose\": {\"value\": \"x\"}}}"), String.class),
+                    HttpStatus.BAD_REQUEST, "targetCompose: not a field of the form");
+            // bad input: each a 4xx naming its cause (an admin's writes: nobody else writes variables)
+            String file = "{\"value\": \"\\\"/etc/passwd\\\"\", \"type\": \"Object\", \"valueInfo\": {\"objectTypeName\": \"java.io.File\","
+                    + " \"serializationDataFormat\": \"application/json\"}}";
+            String serialized = "{\"value\": \"rO0ABXQABWhlbGxv\", \"type\": \"Object\", \"valueInfo\": {\"objectTypeName\": \"java.lang.String\","
+                    + " \"serializationDataFormat\": \"application/x-java-serialized-object\"}}";
+            String variable = "/engine-rest/process-instance/" + rollout.pid() + "/variables/";
+            for (Map.Entry<String, String> bad : Map.of("java.io.File", file, "application/x-java-serialized-object", serialized).entrySet()) {
+                ResponseEntity<String> written = admin().exchange(variable + "probe", HttpMethod.PUT, json(bad.getValue()), String.class);
+                if (written.getStatusCode().is2xxSuccessful()) {
+                    written = admin().getForEntity(variable + "probe", String.class);
+                    admin().exchange(variable + "probe", HttpMethod.DELETE, null, String.class);
+                }
+                assertThat(written.getStatusCode().is4xxClientError()).as(bad.getKey() + ": " + written.getBody()).isTrue();
+                assertThat(written.getBody()).as(bad.getKey()).containsIgnoringCase(bad.getKey());
+            }
+            ResponseEntity<String> notMultipart = as(APPROVER).postForEntity("/engine-rest/task/" + rollout.taskId() + "/attachment/create",
+                    json("{\"attachment-name\": \"x\", \"url\": \"http://example.org\"}"), String.class);
+            assertThat(notMultipart.getStatusCode().is4xxClientError()).as(notMultipart.getBody()).isTrue();
+            assertThat(notMultipart.getBody()).contains("multipart/form-data");
+        } finally {
+            root.detachAppender(logged);
+        }
+        List<ch.qos.logback.classic.spi.ILoggingEvent> events = new ArrayList<>(logged.list);
+        assertThat(events).as("no ERROR").noneMatch(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.ERROR));
+        assertThat(events).as("no stack trace").noneMatch(e -> e.getThrowableProxy() != null);
+        assertThat(events).filteredOn(e -> e.getFormattedMessage().contains("rollbackOf: not a start variable of rollout"))
+                .as("the refusal, logged once").hasSize(1)
+                .allMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO || e.getLevel() == ch.qos.logback.classic.Level.WARN);
+        assertThat(events).filteredOn(e -> e.getFormattedMessage().contains("targetCompose: not a field of the form")).hasSize(1);
+    }
+
+    private HttpEntity<org.springframework.util.MultiValueMap<String, Object>> attachment() {
+        org.springframework.util.LinkedMultiValueMap<String, Object> parts = new org.springframework.util.LinkedMultiValueMap<>();
+        parts.add("attachment-name", "evidence.txt");
+        parts.add("attachment-description", "read this first");
+        parts.add("attachment-type", "text/plain");
+        parts.add("url", "https://evil.example/approve-it");
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.MULTIPART_FORM_DATA);
+        return new HttpEntity<>(parts, headers);
+    }
+
+    /** A POST written byte by byte to this server: the status line and the body of the answer. */
+    private String rawPost(String path, String headers, String body) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            byte[] content = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            String request = "POST " + path + " HTTP/1.1\r\n" + headers + "\r\nContent-Type: application/json\r\nContent-Length: "
+                    + content.length + "\r\nConnection: close\r\n\r\n" + body;
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     // ---- fixtures

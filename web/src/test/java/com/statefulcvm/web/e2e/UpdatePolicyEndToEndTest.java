@@ -5,7 +5,9 @@ import com.statefulcvm.web.RolloutDriver;
 import com.statefulcvm.web.E2eSupport;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.camunda.bpm.engine.HistoryService;
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.history.HistoricActivityInstance;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.junit.jupiter.api.BeforeEach;
@@ -141,6 +143,11 @@ class UpdatePolicyEndToEndTest {
         long since = simulator.lastEventSeq();
         String pid = driver.startRollout(compose("roles"), Map.of("order", "role-aware", "maxUnavailable", 2,
                 "approveLeader", false));
+        // leaving the file's leader approval out is the approver's to accept, on the approval before the rollout (issue 32)
+        Task approval = driver.awaitTask(pid, "UserTask_ApproveRollout");
+        assertThat(driver.formVariables(approval.getId()).get(RolloutVariables.POLICY_OVERRIDES))
+                .contains("approveLeader: false (fleet file: true)").contains("order: ROLE_AWARE (fleet file: ORDINAL_DESCENDING)");
+        driver.approveAcceptingOverrides(pid);
         driver.awaitEnded(pid, "EndEvent_RolloutCompleted");
 
         List<JsonNode> events = SimulatorView.of(simulator.eventsSince(since), SET + "-");
