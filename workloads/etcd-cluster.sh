@@ -8,13 +8,17 @@
 #   etcd-cluster.sh member-stop  <dir> <name>              SIGTERM, waits until the member has exited
 #   etcd-cluster.sh member-kill  <dir> <name>              SIGKILL (a crash)
 #   etcd-cluster.sh member-start <dir> <name>              starts it again on its ports and data (no-op if running)
+#   etcd-cluster.sh member-start-held <dir> <name>         starts it through the hold-back agent
+#        (config/compose/holdback-agent.py --store etcd) as a compose would: etcd runs only once released (POST /release on
+#        the member's holdPort), when another member reports a healthy cluster, or when it has no data; until then
+#        GET /sequence on holdPort answers its raft log's last (term, index). Releases go to <dir>/<name>/holdback.events
 #   etcd-cluster.sh prepare <dir> <name>                   a further member, not started: ports and a directory only.
 #        Add it to the cluster first (POST /v3/cluster/member/add with its peerURL, as a learner or a voter); its
 #        member-start then writes a config with initial-cluster-state existing and the live membership, and starts it
 #        with an empty data directory whenever the cluster lists it as added but never started (a member removed
 #        earlier comes back as a new one: etcd never lets a removed member ID join again)
 #
-# The JSON line: {"dir":…,"endpoints":"http://127.0.0.1:P,…","members":[{"name","clientURL","peerURL","pid"}…]}
+# The JSON line: {"dir":…,"endpoints":"http://127.0.0.1:P,…","members":[{"name","clientURL","peerURL","holdPort","pid"}…]}
 # (pid 0 for a member that is not running). The v3 JSON gateway is on each client URL: POST /v3/kv/put,
 # /v3/maintenance/status, /v3/cluster/member/list, GET /health. `start` cleans up what a previous run left in <dir>
 # (processes and data) and returns once every member reports healthy.
@@ -24,9 +28,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ETCD_BIN=${ETCD_BIN:-etcd}
 START_TIMEOUT=${START_TIMEOUT:-45}
 STOP_GRACE=${STOP_GRACE:-15}
+PYTHON=${PYTHON:-python3}
+HOLDBACK_AGENT=${HOLDBACK_AGENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../config/compose" && pwd)/holdback-agent.py}
 
 usage() {
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -54,8 +60,8 @@ member_pid() {
 member_json() {
   local name=$1
   load_member "$name"
-  printf '{"name":"%s","clientURL":"http://127.0.0.1:%s","peerURL":"http://127.0.0.1:%s","pid":%s}' \
-    "$name" "$CLIENT_PORT" "$PEER_PORT" "$(member_pid "$name")"
+  printf '{"name":"%s","clientURL":"http://127.0.0.1:%s","peerURL":"http://127.0.0.1:%s","holdPort":%s,"pid":%s}' \
+    "$name" "$CLIENT_PORT" "$PEER_PORT" "${HOLD_PORT:-0}" "$(member_pid "$name")"
 }
 
 cluster_json() {
@@ -83,6 +89,26 @@ launch() {
     "$ETCD_BIN" --config-file "$dir/etcd.yaml"
 }
 
+# The member through the hold-back agent: the agent is the member's process (its command line names etcd.yaml, so
+# member_pid finds it), etcd its child, started when the agent releases it.
+launch_held() {
+  local name=$1 dir others="" other
+  dir=$(member_dir "$name")
+  for other in $(member_names); do
+    [ "$other" != "$name" ] || continue
+    others="$others${others:+,}$(load_member "$other"; echo "http://127.0.0.1:$CLIENT_PORT")"
+  done
+  load_member "$name"
+  [ -n "${HOLD_PORT:-}" ] || die "$name has no hold-back port (a cluster started before member-start-held existed)"
+  launch_process "$name" "$(member_pid "$name")" "$HOLD_PORT" "hold-back port" "$dir/pid" "$dir/etcd.log" \
+    "$PYTHON" "$HOLDBACK_AGENT" --store etcd --port "$HOLD_PORT" --bind 127.0.0.1 --data-dir "$dir/data" \
+    --etcd-endpoints "$others" --events "$dir/holdback.events" -- "$ETCD_BIN" --config-file "$dir/etcd.yaml"
+}
+
+agent_answers() {
+  curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$1/sequence"
+}
+
 wait_listening() {
   local name=$1 dir
   dir=$(member_dir "$name")
@@ -96,7 +122,8 @@ halt() {
   if [ "$pid" = 0 ]; then
     note "$name is not running"
   elif [ "$signal" = KILL ]; then
-    kill -KILL "$pid" 2>/dev/null || true
+    # the member's whole process group: a hold-back agent and the etcd it started go together (a crash)
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     wait_until 10 "$name (pid $pid) to die" pid_gone "$pid" || die "$name (pid $pid) survived SIGKILL"
   else
     stop_pid "$pid" "$STOP_GRACE" TERM || die "could not stop $name (pid $pid)"
@@ -217,7 +244,7 @@ cmd_start() {
     names+=("$name")
     dir=$(member_dir "$name")
     mkdir -p "$dir"
-    printf 'CLIENT_PORT=%s\nPEER_PORT=%s\n' "$(free_port)" "$(free_port)" >"$dir/member.env"
+    printf 'CLIENT_PORT=%s\nPEER_PORT=%s\nHOLD_PORT=%s\n' "$(free_port)" "$(free_port)" "$(free_port)" >"$dir/member.env"
     load_member "$name"
     initial="$initial${initial:+,}$name=http://127.0.0.1:$PEER_PORT"
   done
@@ -236,6 +263,20 @@ cmd_start() {
 cmd_stop() {
   [ -f "$DIR/members" ] || { note "no cluster in $DIR"; return 0; }
   for name in $(member_names); do halt "$name" TERM; done
+}
+
+cmd_member_start_held() {
+  local name=$1 dir
+  load_member "$name"
+  dir=$(member_dir "$name")
+  if [ "$(member_pid "$name")" != 0 ]; then
+    note "$name already running (pid $(member_pid "$name"))"
+  else
+    launch_held "$name"
+    wait_started "$name" "$dir/pid" "$dir/etcd.log" 30 "$name's hold-back agent on $HOLD_PORT" agent_answers "$HOLD_PORT"
+  fi
+  member_json "$name"
+  echo
 }
 
 cmd_member_start() {
@@ -257,6 +298,7 @@ case "$command" in
   info) cluster_json ;;
   stop) cmd_stop ;;
   member-start) [ $# -eq 1 ] || usage; cmd_member_start "$1" ;;
+  member-start-held) [ $# -eq 1 ] || usage; cmd_member_start_held "$1" ;;
   prepare) [ $# -eq 1 ] || usage; cmd_prepare "$1" ;;
   member-stop) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" TERM ;;
   member-kill) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" KILL ;;

@@ -4,10 +4,15 @@
 #   - the orchestrator releases it: POST <release-path> (lights-out-recovery.bpmn: the seed first, then each follower), or
 #   - there is nothing to protect: the data directory holds no data yet (a new member, the first boot), or
 #   - with --patronictl-config: a Patroni leader already runs, its PostgreSQL accepting connections (this member
-#     restarted alone, the set is not down: it joins that leader as a replica, as it would have without the agent).
-# Until then it answers GET <sequence-path> with how far this member's data goes, read from the data directory with
-# pg_controldata: {"generation": <timeline>, "sequence": <WAL position in bytes>, "lsn": "X/Y"}; the recovery compares
-# (timeline, position) and seeds from the most recent. After the release it answers 503 there (ask the workload).
+#     restarted alone, the set is not down: it joins that leader as a replica, as it would have without the agent), or
+#   - with --etcd-endpoints: another etcd member reports a healthy cluster (a leader and a quorum without this member).
+# Until then it answers GET <sequence-path> with how far this member's data goes, read from the data directory while
+# the workload does not run, so no member has caught up from another before it is asked:
+#   --store postgres (the default): pg_controldata, {"generation": <timeline>, "sequence": <WAL position>, "lsn": "X/Y"};
+#   --store etcd: the member's raft log (<data-dir>/member/wal), {"generation": <term of the last entry>, "sequence":
+#     <index of the last entry>, "commit": <committed index>}. The member whose (term, index) is largest is at least as
+#     up to date as every other, as raft's election rule compares logs, so it holds every committed entry.
+# The recovery compares (generation, sequence) and seeds from the most recent. After the release it answers 503 there.
 # It forwards SIGTERM/SIGINT to the workload and exits with the workload's status. Python 3 standard library only.
 # Documented in docs/lights-out.md (Holding the workload back); used by config/compose/patroni-demo.yaml and by the
 # real-Patroni tests (workloads/patroni-cluster.sh node-start-held).
@@ -23,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -65,6 +71,101 @@ def position(binary, data_dir):
     return timeline, lsn, f"{lsn >> 32:X}/{lsn & 0xFFFFFFFF:X}"
 
 
+def varint(data, at):
+    value, shift = 0, 0
+    while True:
+        if at >= len(data):
+            raise ValueError("truncated varint")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return value, at
+        shift += 7
+
+
+def fields(message):
+    """The (number, value) pairs of a protobuf message: an int for varints, bytes for length-delimited fields."""
+    at = 0
+    while at < len(message):
+        key, at = varint(message, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = varint(message, at)
+        elif wire == 2:
+            size, at = varint(message, at)
+            value, at = message[at:at + size], at + size
+        elif wire == 1:
+            value, at = message[at:at + 8], at + 8
+        elif wire == 5:
+            value, at = message[at:at + 4], at + 4
+        else:
+            raise ValueError(f"unsupported protobuf wire type {wire}")
+        yield number, value
+
+
+# etcd's WAL (go.etcd.io/etcd/wal, stable since 3.0): frames of an 8-byte little-endian length (its top byte: padding)
+# holding a walpb.Record {type = 1, crc = 2, data = 3}; entry records hold a raftpb.Entry {Type = 1, Term = 2,
+# Index = 3}, state records a raftpb.HardState {term = 1, vote = 2, commit = 3}, snapshot records a walpb.Snapshot
+# {index = 1, term = 2}.
+WAL_ENTRY, WAL_STATE, WAL_SNAPSHOT = 2, 3, 5
+
+
+def etcd_wal_records(wal_dir):
+    for name in sorted(f for f in os.listdir(wal_dir) if f.endswith(".wal")):
+        with open(os.path.join(wal_dir, name), "rb") as f:
+            data = f.read()
+        at = 0
+        while at + 8 <= len(data):
+            frame = int.from_bytes(data[at:at + 8], "little")
+            size = frame & 0x00FFFFFFFFFFFFFF
+            padding = (frame >> 56) & 0x7 if frame & (1 << 63) else 0
+            if size == 0:
+                break  # the preallocated, zero-filled rest of the last segment
+            record = data[at + 8:at + 8 + size]
+            if len(record) < size:
+                break  # a torn write at the end: etcd ignores it too
+            at += 8 + size + padding
+            kind, payload = 0, b""
+            for number, value in fields(record):
+                if number == 1:
+                    kind = value
+                elif number == 3:
+                    payload = value
+            yield kind, payload
+
+
+def etcd_position(data_dir):
+    """(term of the last entry, index of the last entry, committed index) of the member's raft log."""
+    wal_dir = os.path.join(data_dir, "member", "wal")
+    if not os.path.isdir(wal_dir):
+        raise RuntimeError(f"no raft log in {wal_dir}")
+    term = index = commit = 0
+    for kind, payload in etcd_wal_records(wal_dir):
+        values = dict(fields(payload))
+        if kind == WAL_ENTRY:
+            term, index = values.get(2, 0), values.get(3, 0)  # a later entry of an index replaces the earlier ones
+        elif kind == WAL_STATE:
+            commit = max(commit, values.get(3, 0))
+        elif kind == WAL_SNAPSHOT and values.get(1, 0) > index:
+            index, term = values.get(1, 0), values.get(2, 0)
+    if index == 0:
+        raise RuntimeError(f"no raft entry in {wal_dir}")
+    return term, index, commit
+
+
+def etcd_cluster_healthy(endpoints):
+    """The first of the other members' client URLs that reports a healthy cluster (GET /health: a leader, a quorum)."""
+    for endpoint in endpoints:
+        try:
+            with urllib.request.urlopen(endpoint.rstrip("/") + "/health", timeout=3) as response:
+                if json.loads(response.read().decode("utf-8")).get("health") == "true":
+                    return endpoint
+        except (OSError, ValueError):
+            continue
+    return None
+
+
 class Agent:
     def __init__(self, args):
         self.args = args
@@ -91,7 +192,25 @@ class Agent:
             return True
 
     def has_data(self):
+        if self.args.store == "etcd":
+            return os.path.isdir(os.path.join(self.args.data_dir, "member", "wal"))
         return os.path.exists(os.path.join(self.args.data_dir, "PG_VERSION"))
+
+    def position(self):
+        """The body GET <sequence-path> answers: how far this member's data goes."""
+        if self.args.store == "etcd":
+            term, index, commit = etcd_position(self.args.data_dir)
+            return {"generation": term, "sequence": index, "commit": commit}
+        timeline, lsn, text = position(self.pg_controldata, self.args.data_dir)
+        return {"generation": timeline, "sequence": lsn, "lsn": text}
+
+    def cluster_runs(self):
+        """Who shows that the set runs without this member (then it joins, as it would have without the agent)."""
+        if self.args.etcd_endpoints:
+            healthy = etcd_cluster_healthy([e for e in self.args.etcd_endpoints.split(",") if e.strip()])
+            return f"etcd at {healthy} reports a healthy cluster" if healthy else None
+        leader = self.leader_runs()
+        return f"a leader runs ({leader})" if leader else None
 
     def leader_runs(self):
         try:
@@ -106,11 +225,11 @@ class Agent:
                 return m.get("Member")
         return None
 
-    def watch_leader(self):
+    def watch_cluster(self):
         while not self.released.is_set():
-            leader = self.leader_runs()
-            if leader:
-                self.release(f"a leader runs ({leader}): joining it")
+            running = self.cluster_runs()
+            if running:
+                self.release(f"{running}: joining it")
                 return
             self.released.wait(self.args.leader_check_seconds)
 
@@ -143,10 +262,10 @@ def handler_for(agent):
             if agent.released.is_set():
                 return self.answer(503, json.dumps({"error": "released: the workload answers for itself"}))
             try:
-                timeline, lsn, text = position(agent.pg_controldata, agent.args.data_dir)
-            except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+                body = agent.position()
+            except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as e:
                 return self.answer(503, json.dumps({"error": str(e)}))
-            self.answer(200, json.dumps({"generation": timeline, "sequence": lsn, "lsn": text}))
+            self.answer(200, json.dumps(body))
 
         def do_POST(self):
             if self.path.split("?")[0] != agent.args.release_path:
@@ -167,7 +286,10 @@ def main():
     parser.add_argument("--data-dir", default=os.environ.get("HOLDBACK_DATA_DIR"), required="HOLDBACK_DATA_DIR" not in os.environ)
     parser.add_argument("--sequence-path", default=os.environ.get("HOLDBACK_SEQUENCE_PATH", "/sequence"))
     parser.add_argument("--release-path", default=os.environ.get("HOLDBACK_RELEASE_PATH", "/release"))
+    parser.add_argument("--store", choices=["postgres", "etcd"], default=os.environ.get("HOLDBACK_STORE", "postgres"))
     parser.add_argument("--patronictl-config", default=os.environ.get("HOLDBACK_PATRONICTL_CONFIG"))
+    parser.add_argument("--etcd-endpoints", default=os.environ.get("HOLDBACK_ETCD_ENDPOINTS"),
+                        help="the other members' client URLs, comma-separated: a healthy cluster there releases this one")
     parser.add_argument("--leader-check-seconds", type=float, default=float(os.environ.get("HOLDBACK_LEADER_CHECK_SECONDS", "2")))
     parser.add_argument("--pg-controldata", default=os.environ.get("HOLDBACK_PG_CONTROLDATA"))
     parser.add_argument("--events", default=os.environ.get("HOLDBACK_EVENTS"))
@@ -199,8 +321,8 @@ def main():
         agent.release(f"no data in {args.data_dir} yet: nothing to protect")
     else:
         agent.event(f"holding back: {args.sequence_path} answers this member's position, {args.release_path} releases it")
-        if args.patronictl_config:
-            threading.Thread(target=agent.watch_leader, daemon=True).start()
+        if args.patronictl_config or args.etcd_endpoints:
+            threading.Thread(target=agent.watch_cluster, daemon=True).start()
     while True:
         with agent.lock:
             child = agent.child

@@ -69,6 +69,10 @@ public final class UpdatePolicyOverride {
         UpdatePolicy policy = fields == null || fields.isEmpty() ? copyOf(set.getUpdatePolicy()) : apply(set, fields);
         if (automaticRollback) {
             policy.setOnFailure(FailurePolicy.PAUSE);
+            // the way back is held to the fleet file's deadline at least: an override's short deadline was chosen for
+            // the new revision, and a rollback cut short by it would leave the set on two revisions
+            int file = copyOf(set.getUpdatePolicy()).getProgressDeadlineSeconds();
+            policy.setProgressDeadlineSeconds(Math.max(policy.getProgressDeadlineSeconds(), file));
         }
         return policy;
     }

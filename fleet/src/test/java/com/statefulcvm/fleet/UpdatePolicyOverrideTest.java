@@ -111,6 +111,13 @@ class UpdatePolicyOverrideTest {
         assertThat(rollback.getMinReadySeconds()).isEqualTo(20);
         assertThat(rollback.getOnFailure()).as("a rollback never rolls back again").isEqualTo(FailurePolicy.PAUSE);
 
+        Map<String, Object> tight = Map.of("progressDeadlineSeconds", 6, "onFailure", "rollback");
+        assertThat(UpdatePolicyOverride.effective(set, tight, false).getProgressDeadlineSeconds()).isEqualTo(6);
+        assertThat(UpdatePolicyOverride.effective(set, tight, true).getProgressDeadlineSeconds())
+                .as("the way back is held to the fleet file's deadline, not the failed rollout's shorter one").isEqualTo(60);
+        assertThat(UpdatePolicyOverride.effective(set, Map.of("progressDeadlineSeconds", 900), true).getProgressDeadlineSeconds())
+                .as("a longer override stays").isEqualTo(900);
+
         UpdatePolicy none = UpdatePolicyOverride.effective(set, null, false);
         assertThat(none).usingRecursiveComparison().isEqualTo(set.getUpdatePolicy());
         assertThat(none).isNotSameAs(set.getUpdatePolicy());

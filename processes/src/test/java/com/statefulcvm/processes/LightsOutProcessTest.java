@@ -1,6 +1,7 @@
 package com.statefulcvm.processes;
 
 import com.statefulcvm.delegates.lightsout.ChooseLightsOutSeed;
+import com.statefulcvm.delegates.lightsout.ChooseSeedQuorumPartners;
 import com.statefulcvm.delegates.lightsout.RecordSequenceNumber;
 import com.statefulcvm.delegates.lightsout.RequireLightsOutSeed;
 import org.camunda.bpm.engine.delegate.BpmnError;
@@ -36,7 +37,7 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
  * and forces a decision; a rejection seeds nothing; a seed that is not admitted seeds nothing; a follower that is not
  * admitted is reported while the others still join; a refused start.
  */
-@Deployment(resources = {"processes/lights-out-recovery.bpmn", "processes/sequence-generic.bpmn", "processes/attest-instance.bpmn",
+@Deployment(resources = {"processes/lights-out-recovery.bpmn", "processes/sequence-generic.bpmn", "processes/sequence-etcd.bpmn", "processes/rejoin-etcd.bpmn", "processes/attest-instance.bpmn",
         "processes/run-hook.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-lights-out.form",
         "processes/start-lights-out-recovery.form", "processes/hook-failed.form"})
 class LightsOutProcessTest {
@@ -58,6 +59,7 @@ class LightsOutProcessTest {
     private final Map<String, String> fenced = new LinkedHashMap<>();
     private Set<String> notAdmitted = Set.of();
     private boolean slowRelease = false;
+    private String workloadType = "generic";
     private final List<String> steps = new ArrayList<>();
 
     @BeforeEach
@@ -79,7 +81,7 @@ class LightsOutProcessTest {
             ex.setVariable("unansweredReplicas", new LinkedHashMap<String, String>());
             ex.setVariable("followersNotJoined", new LinkedHashMap<String, String>());
             ex.setVariable("allowedComposeHashes", new ArrayList<>(List.of("aa")));
-            ex.setVariable("workloadType", "generic");
+            ex.setVariable("workloadType", workloadType);
             ex.setVariable("hookTimeout", "PT30S");
             ex.setVariable("hookPollInterval", "PT1S");
             ex.setVariable("hookDefaultResult", "ABANDON");
@@ -93,7 +95,7 @@ class LightsOutProcessTest {
             ex.setVariable("cvmMissing", false);
             ex.setVariable("cvmRunning", again);
         });
-        Mocks.register("readSequenceEndpoint", (JavaDelegate) ex -> {
+        JavaDelegate readSequence = ex -> {
             String slot = (String) ex.getVariable("slot");
             steps.add("ask:" + slot);
             Object answer = numbers.get(slot);
@@ -109,7 +111,10 @@ class LightsOutProcessTest {
             ex.setVariable("stage", answer == null ? "waiting: 502 no upstream" : "answered");
             // as HookStep does: the caller's timeout says what the replica was last waiting for
             ex.getProcessInstance().getSuperExecution().setVariable("hookStage", ex.getVariable("stage"));
-        });
+        };
+        Mocks.register("readSequenceEndpoint", readSequence);
+        Mocks.register("readEtcdRaftIndex", readSequence);
+        Mocks.register("checkEtcdMemberCaughtUp", (JavaDelegate) ex -> ex.setVariable("hookReady", true));
         // the recovery's own choice and its operator check are the real beans (issue 20: no stand-in re-implements them);
         // the wrappers only note that they ran, for the order of the steps
         Mocks.register("recordSequenceNumber", (JavaDelegate) ex -> {
@@ -123,6 +128,7 @@ class LightsOutProcessTest {
             steps.add("seed:" + ex.getVariable("seed"));
         });
         Mocks.register("requireLightsOutSeed", new RequireLightsOutSeed());
+        Mocks.register("chooseSeedQuorumPartners", new ChooseSeedQuorumPartners());
         Mocks.register("fenceInstance", (JavaDelegate) ex -> {
             steps.add("fence:" + ex.getVariable("slot"));
             ex.setVariable("fenceAction", "STOP");
@@ -191,6 +197,23 @@ class LightsOutProcessTest {
                 "attest:kv-2=i-2", "release:kv-2", "probe:kv-2",
                 "outcome:recovered");
         assertThat(DueJobs.outcome(pi)).isEqualTo("recovered from kv-1");
+    }
+
+    /**
+     * A raft store's seed cannot pass a health gate alone: the member it needs for a quorum (the most recent other,
+     * kv-2) is attested and released right after it, before the seed's gate; then every other joins as before.
+     */
+    @Test
+    void aQuorumStoresSeedIsReleasedWithTheMostRecentOtherBeforeItsHealthGate() {
+        workloadType = "etcd";
+        ProcessInstance pi = recover();
+        DueJobs.that(pi).isEnded().hasPassed("Task_ChooseQuorumPartners", "SubProcess_QuorumPartners", "CallActivity_AttestPartner",
+                "Task_ReleasePartner", "SubProcess_Followers");
+        assertThat(steps.subList(steps.indexOf("seed:kv-1"), steps.size())).containsExactly("seed:kv-1",
+                "attest:kv-1=i-1", "release:kv-1", "attest:kv-2=i-2", "release:kv-2", "probe:kv-1",
+                "attest:kv-0=i-0", "release:kv-0", "probe:kv-0",
+                "attest:kv-2=i-2", "release:kv-2", "probe:kv-2",
+                "outcome:recovered");
     }
 
     @Test

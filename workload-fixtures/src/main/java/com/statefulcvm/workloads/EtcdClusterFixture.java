@@ -21,7 +21,11 @@ public final class EtcdClusterFixture implements AutoCloseable {
     /** The CVM port of etcd's client API (and its v3 JSON gateway) on the gateway routes. */
     public static final int CLIENT_PORT = 2379;
 
-    public record Member(String name, URI clientUrl, URI peerUrl, long pid) {
+    /** The CVM port of the hold-back agent on the gateway routes (the lights-out sequence and release port of etcd sets). */
+    public static final int HOLD_PORT = 9000;
+
+    /** @param holdPort the member's hold-back agent's port (member-start-held), 0 for a member that has none */
+    public record Member(String name, URI clientUrl, URI peerUrl, int holdPort, long pid) {
         public int clientPort() {
             return clientUrl.getPort();
         }
@@ -44,9 +48,13 @@ public final class EtcdClusterFixture implements AutoCloseable {
 
     private static List<Member> members(JsonNode json) {
         return StreamSupport.stream(json.get("members").spliterator(), false)
-                .map(m -> new Member(m.get("name").asText(), URI.create(m.get("clientURL").asText()),
-                        URI.create(m.get("peerURL").asText()), m.get("pid").asLong()))
+                .map(EtcdClusterFixture::member)
                 .toList();
+    }
+
+    private static Member member(JsonNode m) {
+        return new Member(m.get("name").asText(), URI.create(m.get("clientURL").asText()), URI.create(m.get("peerURL").asText()),
+                m.path("holdPort").asInt(0), m.get("pid").asLong());
     }
 
     public Path dir() {
@@ -71,8 +79,7 @@ public final class EtcdClusterFixture implements AutoCloseable {
      */
     public Member prepare(String name) {
         JsonNode json = WorkloadScripts.run(30, SCRIPT, "prepare", dir.toString(), name).requireSuccess("prepare " + name).json();
-        Member member = new Member(json.get("name").asText(), URI.create(json.get("clientURL").asText()),
-                URI.create(json.get("peerURL").asText()), json.get("pid").asLong());
+        Member member = member(json);
         members.add(member);
         return member;
     }
@@ -121,6 +128,26 @@ public final class EtcdClusterFixture implements AutoCloseable {
             properties.put(prefix + "ports." + CLIENT_PORT, Integer.toString(member.clientPort()));
         }
         return properties;
+    }
+
+    /**
+     * {@link #backendProperties()}, but each CVM starts its member through the shipped hold-back agent
+     * (member-start-held, {@code --store etcd}): etcd runs only once the agent is released (POST /release), another
+     * member reports a healthy cluster, or the member has no data; the CVM's port {@value #HOLD_PORT} reaches the agent.
+     */
+    public Map<String, String> heldBackendProperties() {
+        Map<String, String> properties = backendProperties();
+        for (Member member : members) {
+            String prefix = "simulator.backends." + member.name() + ".";
+            properties.put(prefix + "start", WorkloadScripts.commandLine(SCRIPT, "member-start-held", dir.toString(), member.name()));
+            properties.put(prefix + "ports." + HOLD_PORT, Integer.toString(member.holdPort()));
+        }
+        return properties;
+    }
+
+    /** The member's hold-back agent's releases ("<ISO time> released: ..."), in order, from its events file. */
+    public List<String> releases(String name) {
+        return WorkloadScripts.holdbackReleases(dir.resolve(name));
     }
 
     /** Stops every member; never fails (the cluster may already be down). */

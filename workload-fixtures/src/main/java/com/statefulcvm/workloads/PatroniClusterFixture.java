@@ -152,14 +152,7 @@ public final class PatroniClusterFixture implements AutoCloseable {
 
     /** The node's hold-back agent's releases ("<ISO time> released: POST /release from ..."), in order, from its events file. */
     public List<String> releases(String name) {
-        java.nio.file.Path events = dir.resolve(name).resolve("holdback.events");
-        try {
-            return java.nio.file.Files.exists(events) ? java.nio.file.Files.readAllLines(events).stream()
-                    .filter(line -> line.contains(" released: ")).toList()
-                    : List.of();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return WorkloadScripts.holdbackReleases(dir.resolve(name));
     }
 
     /** Stops every node and the cluster's etcd; never fails. */

@@ -46,6 +46,18 @@ public final class WorkloadScripts {
     }
 
     /** A fresh directory for a fixture's data under this module's {@code target/workloads/}. */
+    /** A hold-back agent's releases ("<ISO time> released: ..."), in order, from {@code holdback.events} in the member's directory. */
+    public static java.util.List<String> holdbackReleases(Path memberDirectory) {
+        Path events = memberDirectory.resolve("holdback.events");
+        try {
+            return java.nio.file.Files.exists(events)
+                    ? java.nio.file.Files.readAllLines(events).stream().filter(line -> line.contains(" released: ")).toList()
+                    : java.util.List.of();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     public static Path dataDirectory(String name) {
         return Path.of("target", "workloads", name).toAbsolutePath();
     }

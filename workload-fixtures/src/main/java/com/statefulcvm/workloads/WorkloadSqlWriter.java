@@ -69,11 +69,20 @@ public final class WorkloadSqlWriter implements AutoCloseable {
         return DriverManager.getConnection(url, properties);
     }
 
-    public void createTable() throws SQLException {
-        try (Connection c = connectToPrimary(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (id bigint PRIMARY KEY, written_at timestamptz NOT NULL "
-                    + "DEFAULT clock_timestamp())");
-        }
+    /**
+     * Creates the writes' table once a primary accepts it: asked again until then (within a minute), since a cluster
+     * that reports healthy may still be slow to take a connection on a loaded machine; a one-shot connect under the
+     * 3 s login timeout made the test's precondition depend on the machine's speed.
+     */
+    public void createTable() {
+        await("a primary accepts the writes' table").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .ignoreExceptionsInstanceOf(SQLException.class).until(() -> {
+                    try (Connection c = connectToPrimary(); Statement s = c.createStatement()) {
+                        s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (id bigint PRIMARY KEY, written_at timestamptz NOT NULL "
+                                + "DEFAULT clock_timestamp())");
+                    }
+                    return true;
+                });
     }
 
     /** Starts writing: one insert every 100 ms (a slow attempt delays the next one, never overlaps it). */

@@ -3,7 +3,6 @@ package com.statefulcvm.delegates.hooks;
 import com.statefulcvm.connectors.workload.SequenceEndpoint;
 import com.statefulcvm.connectors.workload.WorkloadApiException;
 import com.statefulcvm.connectors.workload.patroni.PatroniStatus;
-import com.statefulcvm.fleet.lightsout.LightsOut;
 import com.statefulcvm.fleet.failover.Lsn;
 import org.camunda.bpm.engine.delegate.BpmnError;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -29,17 +28,11 @@ public class ReadPatroniWalPosition extends HookStep {
         try {
             status = context.patroni().status();
         } catch (WorkloadApiException notRunning) {
-            LightsOut lightsOut = context.spec().getLightsOut();
-            String type = context.spec().getWorkloadType();
-            if (!lightsOut.holdsBack(type) || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
-                throw notRunning;
-            }
             // held back: Patroni does not run yet; the compose reads the data directory (timeline, checkpoint LSN)
-            int port = lightsOut.sequencePortFor(type, context.spec().getHealthCheck().getHttp().getPort());
-            SequenceEndpoint.Position held = new SequenceEndpoint(context.http("sequence endpoint", port)).readPosition(lightsOut.getSequencePath());
+            SequenceEndpoint.Position held = HeldBackPosition.read(context, notRunning);
             return SequenceAnswer.of(execution, held.generation(), held.number(), "WAL " + Lsn.of(held.number())
                     + (held.generation() == null ? " (timeline not reported)" : "") + " from the data directory (compose's "
-                    + lightsOut.getSequencePath() + "; Patroni held back)");
+                    + HeldBackPosition.path(context) + "; Patroni held back)");
         }
         PatroniStatus.Wal wal = status.wal();
         long position = wal == null ? -1 : Math.max(value(wal.location()), Math.max(value(wal.receivedLocation()), value(wal.replayedLocation())));

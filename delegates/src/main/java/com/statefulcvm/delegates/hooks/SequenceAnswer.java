@@ -14,12 +14,12 @@ final class SequenceAnswer {
         return of(execution, null, number, source);
     }
 
-    /** @param generation the generation of history the number belongs to (PostgreSQL's timeline), null where none */
+    /** @param generation the generation of history the number belongs to (PostgreSQL's timeline, etcd's raft term), null where none */
     static HookStep.Answer of(DelegateExecution execution, Long generation, long number, String source) {
         execution.setVariable(LightsOutVariables.SEQUENCE_NUMBER, number);
         execution.setVariable(LightsOutVariables.SEQUENCE_SOURCE, source);
         execution.setVariable(LightsOutVariables.SEQUENCE_GENERATION, generation);
-        return HookStep.Answer.ready("sequence number " + (generation == null ? "" : "(timeline " + generation + ") ") + number
+        return HookStep.Answer.ready("sequence number " + (generation == null ? "" : "(generation " + generation + ") ") + number
                 + " (" + source + ")");
     }
 }

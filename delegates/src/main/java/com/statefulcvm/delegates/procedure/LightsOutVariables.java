@@ -57,6 +57,11 @@ public final class LightsOutVariables extends ProcedureVariables {
     /** The operator must decide: approval is on, a replica did not answer, or none did. */
     public static final String NEEDS_DECISION = "seedDecisionNeeded";
     public static final String SEED_OVERRIDDEN = "seedOverridden";
+    /**
+     * The members released with the seed before its health gate, most recent first: the quorum it needs to serve
+     * (a raft store's majority); empty for a store that serves from one member.
+     */
+    public static final String SEED_QUORUM_PARTNERS = "seedQuorumPartners";
     /** The other slots, lowest ordinal first: they join as followers one at a time. */
     public static final String FOLLOWERS = "followers";
     /** Followers that did not join within lights-out.seed-timeout: slot to why. */

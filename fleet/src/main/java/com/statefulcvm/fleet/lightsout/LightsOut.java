@@ -25,7 +25,7 @@ public class LightsOut {
     /**
      * The path of the compose's release endpoint on the sequence port: a compose that holds its workload back answers
      * {@code POST <path>} by letting it start (the seed first, then each follower). Unset: the workload type's default
-     * (Patroni is held back by the shipped hold-back agent: {@value #AGENT_RELEASE_PATH} on port {@value #AGENT_PORT});
+     * (Patroni and etcd are held back by the shipped hold-back agent: {@value #AGENT_RELEASE_PATH} on port {@value #AGENT_PORT});
      * {@value #NONE}: not held back.
      */
     private String releasePath;
@@ -70,7 +70,7 @@ public class LightsOut {
 
     /**
      * The release path for a set of this workload type: the explicit one; unset, the shipped hold-back agent's for
-     * Patroni (a store that elects a leader by itself must not start its workload before the seed is chosen); null when
+     * Patroni and etcd (a store that elects a leader by itself must not start its workload before the seed is chosen); null when
      * the workload is not held back.
      */
     public String releasePathFor(String workloadType) {
@@ -84,8 +84,12 @@ public class LightsOut {
         return releasePathFor(workloadType) != null;
     }
 
+    /**
+     * Patroni and etcd elect a leader by themselves: started at once, their members would catch up from each other
+     * before their positions are read, and the seed choice would mean nothing. The shipped agent holds both back.
+     */
     private static boolean heldBackByDefault(String workloadType) {
-        return "patroni".equals(workloadType);
+        return "patroni".equals(workloadType) || "etcd".equals(workloadType);
     }
 
     /** The port of the generic sequence endpoint: the explicit one, else the health check's. */

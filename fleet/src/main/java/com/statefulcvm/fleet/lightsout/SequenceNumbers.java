@@ -61,6 +61,24 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
         return slots.contains(slot) && !fenced.containsKey(slot);
     }
 
+    /**
+     * The members released right after the seed, before its health gate, so that it has a quorum to serve with: a raft
+     * store's seed alone elects no leader. The {@code quorum - 1} answered, unfenced replicas with the largest positions
+     * (the lowest ordinal among equals): with the seed they form a majority whose most recent log is the seed's, so the
+     * leader raft elects among them holds every committed entry. Empty for a store that serves from one member.
+     */
+    public List<String> quorumPartnersOf(String seed, int quorum) {
+        Comparator<String> position = byPosition();
+        List<String> candidates = new ArrayList<>();
+        for (String slot : slots) {
+            if (!slot.equals(seed) && answered.containsKey(slot) && !fenced.containsKey(slot)) {
+                candidates.add(slot);
+            }
+        }
+        candidates.sort(position.reversed());   // a stable sort: among equals the lowest ordinal stays first
+        return List.copyOf(candidates.subList(0, Math.max(0, Math.min(quorum - 1, candidates.size()))));
+    }
+
     /** Every slot but the seed and the fenced ones, lowest ordinal first: the order in which they join as followers. */
     public List<String> followersOf(String seed) {
         List<String> followers = new ArrayList<>(slots);
@@ -82,7 +100,7 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
                 text.append("FENCED, not started: ").append(fenced.get(slot));
             } else if (answered.containsKey(slot)) {
                 if (generations.containsKey(slot)) {
-                    text.append("timeline ").append(generations.get(slot)).append(", ");
+                    text.append("generation ").append(generations.get(slot)).append(", ");
                 }
                 text.append(answered.get(slot));
                 String source = sources.get(slot);
@@ -90,7 +108,7 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
                     text.append(" (").append(source).append(')');
                 }
                 if (seed.isPresent() && seed.get().equals(slot)) {
-                    text.append(generations.isEmpty() ? " <- largest: the seed" : " <- most recent (timeline, then position): the seed");
+                    text.append(generations.isEmpty() ? " <- largest: the seed" : " <- most recent (generation, then position): the seed");
                 }
             } else {
                 text.append("NO ANSWER: ").append(unanswered.getOrDefault(slot, "not asked"));

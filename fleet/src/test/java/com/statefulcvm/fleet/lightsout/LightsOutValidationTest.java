@@ -52,7 +52,9 @@ class LightsOutValidationTest {
         LightsOut lightsOut = new LightsOut();
         assertThat(lightsOut.releasePathFor("patroni")).isEqualTo("/release");
         assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(9000);
-        assertThat(lightsOut.holdsBack("etcd")).isFalse();
+        assertThat(lightsOut.releasePathFor("etcd")).as("etcd too: its members would catch up from each other").isEqualTo("/release");
+        assertThat(lightsOut.sequencePortFor("etcd", 2379)).isEqualTo(9000);
+        assertThat(lightsOut.holdsBack("consul")).isFalse();
         assertThat(lightsOut.sequencePortFor("generic", 8080)).isEqualTo(8080);
         lightsOut.setReleasePath("none");
         assertThat(lightsOut.holdsBack("patroni")).isFalse();

@@ -41,8 +41,8 @@ class SequenceNumbersTest {
         SequenceNumbers numbers = new SequenceNumbers(SLOTS, Map.of("kv-0", 900L, "kv-1", 500L, "kv-2", 480L), Map.of(), Map.of(),
                 Map.of("kv-0", 1L, "kv-1", 2L, "kv-2", 2L), Map.of());
         assertThat(numbers.seed()).contains("kv-1");
-        assertThat(numbers.report()).isEqualTo("kv-0: timeline 1, 900\nkv-1: timeline 2, 500 <- most recent (timeline, then position): the seed"
-                + "\nkv-2: timeline 2, 480");
+        assertThat(numbers.report()).isEqualTo("kv-0: generation 1, 900\nkv-1: generation 2, 500 <- most recent (generation, then position): the seed"
+                + "\nkv-2: generation 2, 480");
     }
 
     /** Issue 20: a fenced slot is listed, never the seed nor a follower. */
@@ -54,5 +54,21 @@ class SequenceNumbersTest {
         assertThat(numbers.seedable("kv-1")).isFalse();
         assertThat(numbers.followersOf("kv-0")).containsExactly("kv-2");
         assertThat(numbers.report()).contains("kv-1: FENCED, not started: fenced (stopped): attestation failed: QUOTE_INVALID");
+    }
+
+    /** A raft store's seed is released with the members it needs for a quorum: the most recent others, fenced never. */
+    @Test
+    void theSeedsQuorumPartnersAreTheMostRecentOthers() {
+        List<String> five = List.of("kv-0", "kv-1", "kv-2", "kv-3", "kv-4");
+        SequenceNumbers numbers = new SequenceNumbers(five, Map.of("kv-0", 10L, "kv-1", 40L, "kv-2", 30L, "kv-3", 30L, "kv-4", 50L),
+                Map.of(), Map.of(), Map.of(), Map.of("kv-4", "fenced (stopped): attestation failed"));
+        assertThat(numbers.seed()).contains("kv-1");
+        assertThat(numbers.quorumPartnersOf("kv-1", 3)).as("majority of 5: two partners, kv-4 fenced, kv-2 before kv-3")
+                .containsExactly("kv-2", "kv-3");
+        assertThat(numbers.quorumPartnersOf("kv-1", 1)).as("a store that serves from one member").isEmpty();
+        assertThat(numbers.quorumPartnersOf("kv-0", 3)).as("an operator's seed: the most recent others")
+                .containsExactly("kv-1", "kv-2");
+        assertThat(new SequenceNumbers(SLOTS, Map.of("kv-0", 3L), Map.of(), Map.of("kv-1", "x", "kv-2", "y"))
+                .quorumPartnersOf("kv-0", 2)).as("only replicas that answered").isEmpty();
     }
 }

@@ -121,8 +121,9 @@ class ProcessBackendsTest {
     }
 
     @Test
-    void routesProxyOnlyAMappedPortOfARunningIdleBackedCvm() {
-        backends = new ProcessBackends(Map.of("db-0", backend("sleep 1", null, null)));
+    void routesProxyOnlyAMappedPortOfARunningIdleBackedCvm() throws IOException {
+        // the start command runs until the test lets it end: "while it runs" holds however slow the machine is
+        backends = new ProcessBackends(Map.of("db-0", backend("while [ ! -f go ]; do sleep 0.05; done", null, null)));
         GatewayTarget running = new GatewayTarget(8008, false, List.of(new RoutedCvm("db-0", true)));
 
         assertThat(backends.route(Optional.of(running))).isEqualTo(
@@ -135,9 +136,10 @@ class ProcessBackendsTest {
                 .as("not backed").isInstanceOf(ProcessBackends.NotBacked.class);
         assertThat(backends.route(Optional.empty())).isInstanceOf(ProcessBackends.NotBacked.class);
 
-        backends.onTransition(t("starting", "running"));   // "sleep 1": busy for a second
+        backends.onTransition(t("starting", "running"));
         assertThat(backends.route(Optional.of(running))).as("while its start command runs")
                 .isEqualTo(new ProcessBackends.NoUpstream("db-0"));
+        Files.writeString(dir.resolve("go"), "");
         awaitIdle();
         assertThat(backends.route(Optional.of(running))).isInstanceOf(ProcessBackends.Proxy.class);
     }

@@ -74,7 +74,7 @@ class SlowAnswerFaultTest extends SimulatorHttpTestBase {
         assertThatThrownBy(() -> HttpClient.newHttpClient().send(patch, HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(HttpTimeoutException.class);
 
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> !before.equals(cvm("slow-3").get("compose_hash").asText()));
         assertThat(transitions("slow-3")).contains("running->updating");
         assertThat(awaitSettled("slow-3", "running").get("compose_file").get("docker_compose_file").asText())

@@ -136,7 +136,10 @@ class AdmissionEndToEndTest {
                 .contains("compose_hash");
         await("drained through run-hook.bpmn").atMost(Duration.ofSeconds(30)).until(() -> history
                 .createHistoricActivityInstanceQuery().activityId("CallActivity_DrainFenced").finished().count() > 0);
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> heals("admit-drain/1").isEmpty()
+        // first the condition, then that it holds: a slow machine may take longer than the hold to get there
+        await().atMost(Duration.ofSeconds(30)).until(() -> heals("admit-drain/1").isEmpty()
+                && "running".equals(cvm("admit-drain-1").get("status").asText()));
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> heals("admit-drain/1").isEmpty()
                 && "running".equals(cvm("admit-drain-1").get("status").asText()));
         assertThat(set("admit-drain").get("readyReplicas").asInt()).as("a drained, fenced instance is not ready").isEqualTo(1);
         assertThat(health("admit-drain").get("instances").get(1).get("lastResult").asText()).startsWith("held: fenced (drained)");
@@ -214,7 +217,7 @@ class AdmissionEndToEndTest {
         key.set("Content-Type", "application/json");
         assertThat(http.exchange("/simulator/api/v1/cvms/" + cvm + "/restart", HttpMethod.POST,
                 new HttpEntity<>("{\"force\": false}", key), String.class).getStatusCode().is2xxSuccessful()).isTrue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> "running".equals(cvm(cvm).get("status").asText()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "running".equals(cvm(cvm).get("status").asText()));
         assertThat(cvm(cvm).get("instance_id").asText()).isEqualTo(before.get("instanceId").asText());
         return at;
     }

@@ -28,17 +28,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 12, "must show" for etcd: a real etcd 3.4 cluster behind {@code etcdlo-0..2} loses every member (their CVMs
- * stopped through the Phala API, ordinal 0 first while the writer still gets acknowledgements from the other two),
- * then {@code POST /api/replica-sets/etcdlo/lights-out-recovery} brings the set back: every CVM started, each member's
- * raft index read through its status API, the largest seeded first (attested, health-gated), the others rejoined one at
- * a time. Every acknowledged put is readable afterwards. Skipped when etcd is not installed.
+ * A real etcd 3.4 cluster behind {@code etcdlo-0..2} loses every member (their CVMs stopped through the Phala API,
+ * ordinal 0 first while the writer still gets acknowledgements from the other two), then
+ * {@code POST /api/replica-sets/etcdlo/lights-out-recovery} brings the set back: every CVM started with its member held
+ * back by the shipped hold-back agent (as an etcd compose runs it: {@code etcd-cluster.sh member-start-held}), each
+ * member's raft log read from its data directory by the agent while no etcd runs, the largest (term, index) seeded
+ * first with the member it needs for a quorum, the others rejoined one at a time. Every acknowledged put is readable
+ * afterwards. Skipped when etcd is not installed.
  * <p>
- * Issue 20: the numbers diverge when they are read, so that the seed choice matters: after the outage the members of
- * etcdlo-1 and etcdlo-2 start {@value #LATE_START_SECONDS} s after their CVMs run (their start command waits while a
- * marker file exists), so etcdlo-0, asked first, answers alone from its own log, which misses the puts the other two
- * acknowledged after it stopped: its raft index is strictly the smallest. A recovery that seeded it (the lowest ordinal,
- * or the first to answer) fails the test.
+ * The numbers are read before any member can talk to another, so they diverge by construction: etcdlo-0 stopped first
+ * and missed the puts the other two acknowledged after it, so its last raft index is strictly the smallest, whatever
+ * the machine's speed. A recovery that seeded it (the lowest ordinal, or the first to answer), or that let the members
+ * start before they were asked, fails the test.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles({"e2e", "workload-etcd-lights-out"})
@@ -51,18 +52,9 @@ class EtcdLightsOutTest extends WorkloadEndToEnd {
     static final ClassFixture<EtcdClusterFixture> ETCD = new ClassFixture<>(WorkloadScripts::assumeEtcd,
             () -> WorkloadFixtures.etcd(WorkloadScripts.dataDirectory("etcd-lights-out"), 3, SET));
 
-    static final int LATE_START_SECONDS = 15;
-    /** While this file exists, the members of etcdlo-1 and etcdlo-2 start late (their CVMs run at once). */
-    private static final java.nio.file.Path LATE_START = WorkloadScripts.dataDirectory("etcd-lights-out").resolve("late-start");
-
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        Map<String, String> backends = new java.util.LinkedHashMap<>(ETCD.get().backendProperties());
-        for (String late : List.of(SET + "-1", SET + "-2")) {
-            String key = "simulator.backends." + late + ".start";
-            backends.put(key, "if [ -f '" + LATE_START + "' ]; then sleep " + LATE_START_SECONDS + "; fi; " + backends.get(key));
-        }
-        register(registry, "etcd-lights-out", backends);
+        register(registry, "etcd-lights-out", ETCD.get().heldBackendProperties());
     }
 
     @Override
@@ -100,7 +92,6 @@ class EtcdLightsOutTest extends WorkloadEndToEnd {
                     && "stopped".equals(simulator.cvm(slot(2)).path("status").asText()));
             writer.close();
             acknowledged = writer.log().acknowledged();
-            java.nio.file.Files.writeString(LATE_START, "the members of etcdlo-1 and etcdlo-2 start late\n");
 
             ResponseEntity<String> started = driver.admin().postForEntity("/api/replica-sets/" + SET + "/lights-out-recovery",
                     RolloutDriver.json(Map.of("reason", "power loss in the test")), String.class);
@@ -113,12 +104,7 @@ class EtcdLightsOutTest extends WorkloadEndToEnd {
                     RolloutDriver.json(Map.of("replicas", 4)), String.class);
             assertThat(scale.getStatusCode()).as(scale.getBody()).isEqualTo(HttpStatus.CONFLICT);
 
-            HistoricProcessInstance ended;
-            try {
-                ended = ended(pid);
-            } finally {
-                java.nio.file.Files.deleteIfExists(LATE_START);
-            }
+            HistoricProcessInstance ended = ended(pid);
             recovered = Instant.now();
             assertThat(ended.getEndActivityId()).as("stages:\n" + rollouts.stages(pid)).isEqualTo("EndEvent_Done");
             assertThat(rollouts.values(pid, "lightsOutResult")).contains("recovered");
@@ -136,6 +122,12 @@ class EtcdLightsOutTest extends WorkloadEndToEnd {
                 .isLessThan(largest);
         assertThat(((Number) numbers.get(seed)).longValue()).as("the seed has the largest raft index: " + numbers).isEqualTo(largest);
         assertThat(seed).as("not the member that stopped first").isNotEqualTo(slot(0));
+        assertThat(ETCD.get().releases(seed)).as("the seed released by the recovery, before any other member")
+                .hasSize(1).allMatch(line -> line.contains("POST /release"));
+        for (String member : List.of(slot(0), slot(1), slot(2))) {
+            assertThat(ETCD.get().releases(member)).as(member + " released once").hasSize(1);
+            assertThat(releaseTime(member)).as(member + " released after the seed").isAfterOrEqualTo(releaseTime(seed));
+        }
         for (String follower : List.of(slot(0), slot(1), slot(2))) {
             if (!follower.equals(seed)) {
                 assertThat(rollouts.hookRuns(pid, "rejoin-etcd", follower)).as("rejoin of " + follower).isNotEmpty();
@@ -148,6 +140,10 @@ class EtcdLightsOutTest extends WorkloadEndToEnd {
         assertThat(lost).as("acknowledged puts missing").isEmpty();
         JsonNode status = RolloutDriver.JSON.readTree(driver.admin().getForObject("/api/replica-sets/" + SET, String.class));
         assertThat(status.get("replicas").asInt()).isEqualTo(3);
+    }
+
+    private Instant releaseTime(String member) {
+        return java.time.OffsetDateTime.parse(ETCD.get().releases(member).get(0).split(" ", 2)[0]).toInstant();
     }
 
     private HistoricProcessInstance ended(String pid) {

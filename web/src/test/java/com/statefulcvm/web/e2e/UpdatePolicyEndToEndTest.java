@@ -92,8 +92,12 @@ class UpdatePolicyEndToEndTest {
         int rounds = SimulatorView.rounds(events);
         System.out.printf("maxUnavailable 2 over %d replicas: at most %d down at once, %d rounds (one at a time: %d)%n",
                 REPLICAS, maxDown, rounds, REPLICAS);
-        assertThat(maxDown).isEqualTo(2);
-        assertThat(rounds).isEqualTo(3).isLessThan(REPLICAS);
+        // the guard: never more than two down; the plan: three waves of at most two, run as three wave steps. (How much
+        // two steps of a wave overlap in time is the machine's speed, not the policy: not asserted.)
+        assertThat(maxDown).isBetween(1, 2);
+        assertThat(rounds).isBetween(3, REPLICAS);
+        assertThat(waves(pid)).containsExactly(List.of(SET + "-4", SET + "-3"), List.of(SET + "-2", SET + "-1"), List.of(SET + "-0"));
+        assertThat(waveSteps(pid)).as("one step per wave, fewer than one at a time").isEqualTo(3).isLessThan(REPLICAS);
         // The two instances of a wave go down together, in either order; the waves follow descending ordinals.
         List<String> order = SimulatorView.firstUpdateOrder(events);
         assertThat(order).hasSize(REPLICAS);
@@ -154,7 +158,12 @@ class UpdatePolicyEndToEndTest {
         List<String> order = SimulatorView.firstUpdateOrder(events);
         System.out.println("role-aware order with the leader on " + SET + "-2: " + order);
         assertThat(order).hasSize(REPLICAS).endsWith(SET + "-2");
-        assertThat(SimulatorView.rounds(events)).as("replicas two at a time, then the leader alone").isEqualTo(3);
+        List<List<String>> waves = waves(pid);
+        assertThat(waves).as("replicas two at a time, then the leader alone").hasSize(3);
+        assertThat(waves.get(2)).containsExactly(SET + "-2");
+        assertThat(waves.subList(0, 2)).allMatch(wave -> wave.size() == 2 && !wave.contains(SET + "-2"));
+        assertThat(waveSteps(pid)).isEqualTo(3);
+        assertThat(SimulatorView.maxUnavailable(events)).as("never more than two down").isLessThanOrEqualTo(2);
         assertThat(history.createHistoricTaskInstanceQuery().processInstanceId(pid).taskDefinitionKey("UserTask_ApproveLeaderStep")
                 .count()).as("approveLeader false: the leader's step asked nobody").isZero();
     }
@@ -204,8 +213,8 @@ class UpdatePolicyEndToEndTest {
                 .singleResult().getValue();
         System.out.println("rollback outcome: " + outcome);
         assertThat(outcome).contains("rolled back after: progress deadline");
-        // progressDeadlineSeconds 6 (the file's: 20): the deadline fired 6 s into the slot's step, not 20 s. (6 s, not
-        // less: the automatic rollback runs under the same override, and its slots must pass within it on a busy machine.)
+        // progressDeadlineSeconds 6 (the file's: 60): the deadline fired 6 s into the slot's step, not 60 s; the
+        // automatic rollback itself runs under the file's deadline, never the failed rollout's shorter one
         List<HistoricActivityInstance> deadlines = history.createHistoricActivityInstanceQuery().processInstanceId(pid)
                 .activityId("BoundaryEvent_ProgressDeadline").list();
         assertThat(deadlines).isNotEmpty();
@@ -216,7 +225,19 @@ class UpdatePolicyEndToEndTest {
             HistoricActivityInstance step = slotSteps.get(deadline.getParentActivityInstanceId());
             Duration after = Duration.ofMillis(deadline.getStartTime().getTime() - step.getStartTime().getTime());
             System.out.println("progress deadline passed " + after.toMillis() + " ms into the slot's step");
-            assertThat(after).isGreaterThanOrEqualTo(Duration.ofSeconds(6)).isLessThan(Duration.ofSeconds(20));
+            assertThat(after).isGreaterThanOrEqualTo(Duration.ofSeconds(6)).isLessThan(Duration.ofSeconds(60));
         }
+    }
+
+    /** The rollout's planned waves, as its plan step recorded them. */
+    @SuppressWarnings("unchecked")
+    private List<List<String>> waves(String pid) {
+        return (List<List<String>>) history.createHistoricVariableInstanceQuery().processInstanceId(pid)
+                .variableName(RolloutVariables.WAVES).singleResult().getValue();
+    }
+
+    /** How many waves the engine ran, one after another (the instances of "Run each wave in turn"). */
+    private long waveSteps(String pid) {
+        return history.createHistoricActivityInstanceQuery().processInstanceId(pid).activityId("SubProcess_Wave").count();
     }
 }
