@@ -1,20 +1,13 @@
 package com.statefulcvm.web.security;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import com.statefulcvm.web.servlet.ReplayedBodyRequest;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.SequenceInputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -81,7 +74,7 @@ final class LoginThrottle extends OncePerRequestFilter {
         if (webappLogin) {
             byte[] form = request.getInputStream().readNBytes(MAX_LOGIN_FORM + 1);
             user = form.length > MAX_LOGIN_FORM ? UNNAMED : formUser(form);
-            passed = new ReplayedBody(request, new SequenceInputStream(new ByteArrayInputStream(form), request.getInputStream()));
+            passed = ReplayedBodyRequest.afterReading(request, form);
         } else {
             user = basicUser(request.getHeader("Authorization"));
         }
@@ -156,56 +149,5 @@ final class LoginThrottle extends OncePerRequestFilter {
             byUser.remove(user);
             return byUser.isEmpty() ? null : new Failures(Map.copyOf(byUser), previous.count() - own, previous.blockedUntil());
         });
-    }
-
-    /** The request with the body this filter read to learn the user id, for the login resource to read again. */
-    private static final class ReplayedBody extends HttpServletRequestWrapper {
-
-        private final InputStream body;
-        private boolean finished;
-
-        ReplayedBody(HttpServletRequest request, InputStream body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            return new ServletInputStream() {
-                @Override
-                public int read() throws IOException {
-                    int b = body.read();
-                    finished = b < 0;
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] buffer, int off, int len) throws IOException {
-                    int n = body.read(buffer, off, len);
-                    finished = n < 0;
-                    return n;
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return finished;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("synchronous reads only");
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
-        }
     }
 }

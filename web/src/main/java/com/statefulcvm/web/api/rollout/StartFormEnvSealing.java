@@ -1,6 +1,7 @@
 package com.statefulcvm.web.api.rollout;
 
 import com.statefulcvm.web.api.ApiProblem;
+import com.statefulcvm.web.servlet.ReplayedBodyRequest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,11 +9,8 @@ import com.statefulcvm.connectors.phala.EnvEncryption;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -24,11 +22,7 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -101,7 +95,7 @@ class StartFormEnvSealing {
             JsonNode variables = parsed == null ? null : parsed.get("variables");
             JsonNode envs = variables == null || !variables.isObject() ? null : variables.get(RolloutRequest.ENVS);
             if (envs == null) {
-                chain.doFilter(new Body(request, body), response);
+                chain.doFilter(ReplayedBodyRequest.withBody(request, body), response);
                 return;
             }
             ((ObjectNode) variables).remove(RolloutRequest.ENVS);
@@ -113,7 +107,7 @@ class StartFormEnvSealing {
             try {
                 Map<String, String> env = RolloutRequest.envsOfText(text);
                 if (env == null) {
-                    chain.doFilter(new Body(request, withoutEnvs), response);
+                    chain.doFilter(ReplayedBodyRequest.withBody(request, withoutEnvs), response);
                     return;
                 }
                 set = setOf(variables);
@@ -124,7 +118,7 @@ class StartFormEnvSealing {
             }
             try {
                 handover.during(set, sealed, () -> {
-                    chain.doFilter(new Body(request, withoutEnvs), response);
+                    chain.doFilter(ReplayedBodyRequest.withBody(request, withoutEnvs), response);
                     return null;
                 });
             } catch (IOException | ServletException | RuntimeException failure) {
@@ -169,63 +163,6 @@ class StartFormEnvSealing {
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
             json.writeValue(response.getWriter(), Map.of("type", "InvalidRequestException", "message", message));
-        }
-    }
-
-    /** The request with another body: the one the engine gets. */
-    static final class Body extends HttpServletRequestWrapper {
-
-        private final byte[] body;
-
-        Body(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            InputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public boolean isFinished() {
-                    return false;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("synchronous reads only");
-                }
-
-                @Override
-                public int read() throws IOException {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    return in.read(b, off, len);
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
         }
     }
 }
