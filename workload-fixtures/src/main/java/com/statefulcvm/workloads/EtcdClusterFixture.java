@@ -22,7 +22,7 @@ public final class EtcdClusterFixture implements AutoCloseable {
     public static final int CLIENT_PORT = 2379;
 
     /** The CVM port of the hold-back agent on the gateway routes (the lights-out sequence and release port of etcd sets). */
-    public static final int HOLD_PORT = 9000;
+    public static final int HOLD_PORT = WorkloadScripts.HOLD_PORT;
 
     /** @param holdPort the member's hold-back agent's port (member-start-held), 0 for a member that has none */
     public record Member(String name, URI clientUrl, URI peerUrl, int holdPort, long pid) {
@@ -136,13 +136,9 @@ public final class EtcdClusterFixture implements AutoCloseable {
      * member reports a healthy cluster, or the member has no data; the CVM's port {@value #HOLD_PORT} reaches the agent.
      */
     public Map<String, String> heldBackendProperties() {
-        Map<String, String> properties = backendProperties();
-        for (Member member : members) {
-            String prefix = "simulator.backends." + member.name() + ".";
-            properties.put(prefix + "start", WorkloadScripts.commandLine(SCRIPT, "member-start-held", dir.toString(), member.name()));
-            properties.put(prefix + "ports." + HOLD_PORT, Integer.toString(member.holdPort()));
-        }
-        return properties;
+        Map<String, Integer> holdPorts = new LinkedHashMap<>();
+        members.forEach(member -> holdPorts.put(member.name(), member.holdPort()));
+        return WorkloadScripts.heldBackends(backendProperties(), SCRIPT, "member-start-held", dir, holdPorts);
     }
 
     /** The member's hold-back agent's releases ("<ISO time> released: ..."), in order, from its events file. */

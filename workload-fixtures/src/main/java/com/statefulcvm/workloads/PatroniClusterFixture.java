@@ -27,7 +27,7 @@ public final class PatroniClusterFixture implements AutoCloseable {
     }
 
     /** The CVM port of the hold-back agent on the gateway routes (lights-out.sequence-port). */
-    public static final int HOLD_PORT = 9000;
+    public static final int HOLD_PORT = WorkloadScripts.HOLD_PORT;
 
     private final Path dir;
     private final List<Node> nodes;
@@ -141,13 +141,9 @@ public final class PatroniClusterFixture implements AutoCloseable {
      * the CVM's port {@value #HOLD_PORT} reaches the agent (lights-out.sequence-port and release-path).
      */
     public Map<String, String> heldBackendProperties() {
-        Map<String, String> properties = backendProperties();
-        for (Node node : nodes) {
-            String prefix = "simulator.backends." + node.name() + ".";
-            properties.put(prefix + "start", WorkloadScripts.commandLine(SCRIPT, "node-start-held", dir.toString(), node.name()));
-            properties.put(prefix + "ports." + HOLD_PORT, Integer.toString(node.holdPort()));
-        }
-        return properties;
+        Map<String, Integer> holdPorts = new LinkedHashMap<>();
+        nodes.forEach(node -> holdPorts.put(node.name(), node.holdPort()));
+        return WorkloadScripts.heldBackends(backendProperties(), SCRIPT, "node-start-held", dir, holdPorts);
     }
 
     /** The node's hold-back agent's releases ("<ISO time> released: POST /release from ..."), in order, from its events file. */

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,24 @@ public final class WorkloadScripts {
     }
 
     /** A fresh directory for a fixture's data under this module's {@code target/workloads/}. */
+    /** The CVM port of a member's hold-back agent on the gateway routes (lights-out.sequence-port and release-path). */
+    public static final int HOLD_PORT = 9000;
+
+    /**
+     * {@code backends} with each CVM started through its member's hold-back agent (the script's {@code startHeld}
+     * command) and the CVM's port {@value #HOLD_PORT} reaching the agent's local port.
+     */
+    public static Map<String, String> heldBackends(Map<String, String> backends, String script, String startHeld, Path dir,
+                                                   Map<String, Integer> holdPorts) {
+        Map<String, String> properties = new java.util.LinkedHashMap<>(backends);
+        holdPorts.forEach((member, holdPort) -> {
+            String prefix = "simulator.backends." + member + ".";
+            properties.put(prefix + "start", commandLine(script, startHeld, dir.toString(), member));
+            properties.put(prefix + "ports." + HOLD_PORT, Integer.toString(holdPort));
+        });
+        return properties;
+    }
+
     /** A hold-back agent's releases ("<ISO time> released: ..."), in order, from {@code holdback.events} in the member's directory. */
     public static java.util.List<String> holdbackReleases(Path memberDirectory) {
         Path events = memberDirectory.resolve("holdback.events");
