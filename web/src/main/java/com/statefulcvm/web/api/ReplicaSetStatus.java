@@ -8,6 +8,8 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.Refusal;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.Revision;
@@ -39,11 +41,13 @@ class ReplicaSetStatus {
     private final EngineRollouts rollouts;
     private final ScaleRegistry scales;
     private final FenceRegistry fences;
+    private final RefusalRegistry refusals;
     private final OutageRegistry outages;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
                      RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences,
-                     OutageRegistry outages) {
+                     RefusalRegistry refusals, OutageRegistry outages) {
+        this.refusals = refusals;
         this.outages = outages;
         this.scales = scales;
         this.fences = fences;
@@ -69,8 +73,11 @@ class ReplicaSetStatus {
                 .collect(Collectors.groupingBy(InstanceCondition::ordinal));
         List<InstanceRecord> inSet = records.stream().filter(r -> r.ordinal() < spec.getReplicas()).toList();
         Map<Integer, Fence> fenced = fences.fences(spec.getName()).stream().collect(Collectors.toMap(Fence::ordinal, f -> f));
-        // a fenced instance is kept out of the workload: never ready, whatever its last probe said
-        int ready = (int) inSet.stream().filter(r -> !fenced.containsKey(r.ordinal()))
+        List<Refusal> standing = refusals.refusals(spec.getName());
+        Map<Integer, Refusal> refused = standing.stream().collect(Collectors.toMap(Refusal::ordinal, r -> r));
+        // a fenced instance is kept out of the workload, a refused one is not admitted: never ready, whatever its last
+        // probe said
+        int ready = (int) inSet.stream().filter(r -> !fenced.containsKey(r.ordinal()) && !refused.containsKey(r.ordinal()))
                 .filter(r -> ready(r, byOrdinal.getOrDefault(r.ordinal(), List.of()))).count();
 
         Optional<Revision> current = revisions.currentRevision(spec.getName());
@@ -80,12 +87,12 @@ class ReplicaSetStatus {
         ReplicaSetView.RunningRollout rollout = rollouts.runningRolloutOf(spec.getName()).map(rollouts::summary).orElse(null);
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
-                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())),
+                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())), Optional.ofNullable(refused.get(r.ordinal())),
                         spec.slotSpec(r.ordinal()))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec), attestationPolicy(spec));
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing), attestationPolicy(spec));
     }
 
     /** What admission pins, in words; "ANY" visibly so, which the fleet validator allows only with the simulator. */
@@ -100,11 +107,18 @@ class ReplicaSetStatus {
                 + "; KMS key: " + (keys == 0 ? "ANY (none pinned: built-in simulator only)" : keys + " pinned");
     }
 
-    /** The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates. */
-    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec) {
-        return outages.outage(spec.getName())
-                .map(o -> List.of(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())))
-                .orElse(List.of());
+    /**
+     * The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates;
+     * AttestationRefused while slots refused beyond the budget keep running unadmitted, each with its cause.
+     */
+    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing) {
+        List<ReplicaSetView.ConditionView> out = new java.util.ArrayList<>();
+        outages.outage(spec.getName()).ifPresent(o -> out.add(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())));
+        if (!standing.isEmpty()) {
+            out.add(new ReplicaSetView.ConditionView("AttestationRefused", true, SetConditions.refusedReason(spec, standing),
+                    standing.stream().map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
+        }
+        return List.copyOf(out);
     }
 
     /** The fleet file's count, the scale that set the count, the retained slots and the running scale. */

@@ -1,0 +1,28 @@
+package com.statefulcvm.fleet.admission;
+
+import java.time.Instant;
+
+/**
+ * A slot whose instance failed attestation when fencing it would have taken the set past its disruption budget: the
+ * instance keeps running, is not admitted (the monitor neither counts nor heals it, and nothing readmits it on its
+ * own), and an approver decides in Tasklist whether to fence it anyway, pin the platform it showed, or wait. It stands
+ * for the instance's boot that was refused: a new boot is attested again, and an admission lifts it.
+ *
+ * @param code     the refusal's class (QUOTE_INVALID, ADMISSION_REJECTED, ...)
+ * @param reason   the verdict in words, its code first, as a fence would record it
+ * @param platform the measurements the refused evidence showed ("MRTD …, RTMR0 …"), null when it showed none
+ */
+public record Refusal(String replicaSet, int ordinal, String instanceId, String code, String reason, String platform,
+                      Instant refusedAt, String refusedBy) {
+
+    /** "refused, kept running unadmitted (...): ADMISSION_REJECTED: ...": what the API and the monitor say of the slot. */
+    public String summary() {
+        return "refused, kept running unadmitted (fencing it would exceed the disruption budget): " + reason;
+    }
+
+    /** The slot's condition while the refusal stands. */
+    public String condition() {
+        return "AttestationRefused: " + reason + "; kept running, not admitted: fencing it would exceed the disruption"
+                + " budget (an approver decides in Tasklist)";
+    }
+}
