@@ -24,8 +24,9 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
 
 /**
  * decide-attestation-refusals.bpmn with stand-in delegates: the approver's decision on instances refused beyond the
- * disruption budget. Nothing is fenced without the approver's "fence"; a "wait" asks again while refusals stand and
- * ends once none does; under on-failure DRAIN each fenced instance is drained.
+ * disruption budget. Nothing is fenced without the approver's "fence"; "pin" pins their platforms and fences nothing; a
+ * "wait" asks again while refusals stand and ends once none does; under on-failure DRAIN each fenced instance is
+ * drained.
  */
 @Deployment(resources = {"processes/decide-attestation-refusals.bpmn", "processes/run-hook.bpmn",
         "processes/drain-generic.bpmn", "processes/hook-failed.form", "processes/decide-attestation-refusals.form"})
@@ -58,6 +59,10 @@ class RefusalDecisionProcessTest {
             ex.setVariable("hookTimeout", "PT30S");
             ex.setVariable("hookPollInterval", "PT1S");
             ex.setVariable("hookDefaultResult", "ABANDON");
+        });
+        Mocks.register("pinRefusedPlatforms", (JavaDelegate) ex -> {
+            steps.add("pin:" + refused + " as " + ex.getVariable("decidedBy"));
+            refused.clear();
         });
         Mocks.register("requireRefusalDecision", (TaskListener) task -> task.getExecution().getProcessInstance()
                 .setVariable("decidedBy", "alice"));
@@ -94,6 +99,14 @@ class RefusalDecisionProcessTest {
         jobs.complete(pi, "UserTask_DecideRefusals", "decision", "fence", 20);
         DueJobs.that(pi).isEnded().hasPassed("Task_FenceRefused", "EndEvent_Fenced").hasNotPassed("CallActivity_DrainFenced");
         assertThat(steps).containsExactly("look:[db-1, db-2]", "fence:[db-1, db-2] as alice");
+    }
+
+    @Test
+    void pinPinsTheirPlatformsAndFencesNothing() {
+        ProcessInstance pi = start();
+        jobs.complete(pi, "UserTask_DecideRefusals", "decision", "pin", 20);
+        DueJobs.that(pi).isEnded().hasPassed("Task_PinPlatforms", "EndEvent_Pinned").hasNotPassed("Task_FenceRefused");
+        assertThat(steps).containsExactly("look:[db-1, db-2]", "pin:[db-1, db-2] as alice");
     }
 
     @Test

@@ -25,6 +25,9 @@ import com.statefulcvm.fleet.admission.AdmittedIdentities;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.RefusalRegistry;
+import com.statefulcvm.fleet.admission.PinnedPlatform;
+import com.statefulcvm.fleet.admission.PinnedPlatforms;
+import com.statefulcvm.fleet.PlatformMeasurements;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.slf4j.Logger;
@@ -65,14 +68,17 @@ public class AttestInstance implements JavaDelegate {
     private final ReplicaSetObserver observer;
     private final FenceRegistry fences;
     private final RefusalRegistry refusals;
+    private final PinnedPlatforms pins;
     private final AdmittedIdentities identities;
     private final ExpectedComposeHashes expected;
     private final Clock clock;
 
     public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
                           AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences,
-                          RefusalRegistry refusals, AdmittedIdentities identities, ExpectedComposeHashes expected, Clock clock) {
+                          RefusalRegistry refusals, PinnedPlatforms pins, AdmittedIdentities identities,
+                          ExpectedComposeHashes expected, Clock clock) {
         this.refusals = refusals;
+        this.pins = pins;
         this.identities = identities;
         this.expected = expected;
         this.slots = slots;
@@ -118,7 +124,7 @@ public class AttestInstance implements JavaDelegate {
                             .collect(Collectors.joining("\n"));
                     AttestedIdentity identity = identityOf(verdict);
                     execution.setVariable(AttestationVariables.ATTESTED_PLATFORM, platformOf(identity));
-                    decision = new AdmissionPolicy(policy).decide(request, identity);
+                    decision = new AdmissionPolicy(withApprovedPins(step.spec().getName(), policy)).decide(request, identity);
                     checks += "\nexpected compose hashes, from " + String.join(", ", intended.intended()) + " in dstack's app-compose form: "
                             + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
                 }
@@ -152,8 +158,20 @@ public class AttestInstance implements JavaDelegate {
 
     /** The platform measurements the evidence showed, in full, for an approver to compare and pin; null without them. */
     static String platformOf(AttestedIdentity identity) {
-        return identity.mrtd() == null ? null : "MRTD " + identity.mrtd() + ", RTMR0 " + identity.rtmr0() + ", RTMR1 "
-                + identity.rtmr1() + ", RTMR2 " + identity.rtmr2();
+        return identity.mrtd() == null ? null
+                : new PlatformMeasurements(null, identity.mrtd(), identity.rtmr0(), identity.rtmr1(), identity.rtmr2()).full();
+    }
+
+    /**
+     * The set's policy with the platforms approvers pinned after refusals (decide-attestation-refusals.bpmn) accepted
+     * beside the fleet file's; a set that pins none accepts any platform already.
+     */
+    private AttestationSpec withApprovedPins(String set, AttestationSpec policy) {
+        if (policy.getPlatforms() == null || policy.getPlatforms().isEmpty()) {
+            return policy;
+        }
+        List<PlatformMeasurements> approved = pins.pinned(set).stream().map(PinnedPlatform::platform).toList();
+        return approved.isEmpty() ? policy : policy.withMorePlatforms(approved);
     }
 
     /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */

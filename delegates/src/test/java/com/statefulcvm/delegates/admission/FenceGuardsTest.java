@@ -109,7 +109,7 @@ class FenceGuardsTest {
 
     private AttestInstance attestInstance() {
         return new AttestInstance(slots, replicaSets, guestAgent, mock(InstanceUrlTemplate.class), verifier,
-                new AttestationSettings(8090, at -> null), observer, fences, refusals, mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
+                new AttestationSettings(8090, at -> null), observer, fences, refusals, mock(com.statefulcvm.fleet.admission.PinnedPlatforms.class), mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
                 mock(com.statefulcvm.delegates.attestation.ExpectedComposeHashes.class), clock);
     }
 

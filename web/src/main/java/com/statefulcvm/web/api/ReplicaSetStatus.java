@@ -10,6 +10,7 @@ import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.Refusal;
 import com.statefulcvm.fleet.admission.RefusalRegistry;
+import com.statefulcvm.fleet.admission.PinnedPlatforms;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.Revision;
@@ -42,12 +43,14 @@ class ReplicaSetStatus {
     private final ScaleRegistry scales;
     private final FenceRegistry fences;
     private final RefusalRegistry refusals;
+    private final PinnedPlatforms pins;
     private final OutageRegistry outages;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
                      RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences,
-                     RefusalRegistry refusals, OutageRegistry outages) {
+                     RefusalRegistry refusals, PinnedPlatforms pins, OutageRegistry outages) {
         this.refusals = refusals;
+        this.pins = pins;
         this.outages = outages;
         this.scales = scales;
         this.fences = fences;
@@ -92,18 +95,20 @@ class ReplicaSetStatus {
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing), attestationPolicy(spec));
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing),
+                attestationPolicy(spec, pins.pinned(spec.getName()).size()));
     }
 
     /** What admission pins, in words; "ANY" visibly so, which the fleet validator allows only with the simulator. */
-    static String attestationPolicy(ReplicaSetSpec spec) {
+    static String attestationPolicy(ReplicaSetSpec spec, int pinnedByApprovers) {
         var attestation = spec.getAttestation();
         if (!attestation.isRequired()) {
             return "attestation not required";
         }
         int platforms = attestation.getPlatforms() == null ? 0 : attestation.getPlatforms().size();
         int keys = attestation.getKmsKeyIds() == null ? 0 : attestation.getKmsKeyIds().size();
-        return "platforms: " + (platforms == 0 ? "ANY (no MRTD/RTMR0-2 pinned: built-in simulator only)" : platforms + " pinned")
+        return "platforms: " + (platforms == 0 ? "ANY (no MRTD/RTMR0-2 pinned: built-in simulator only)" : platforms + " pinned"
+                + (pinnedByApprovers == 0 ? "" : ", " + pinnedByApprovers + " more pinned by approvers after refusals"))
                 + "; KMS key: " + (keys == 0 ? "ANY (none pinned: built-in simulator only)" : keys + " pinned");
     }
 

@@ -260,6 +260,45 @@ class AdmissionEndToEndTest {
         assertThat(setCondition(fenced, "AttestationRefused")).isNull();
     }
 
+    /**
+     * A platform change: admit-pin pins an older platform than the one its CVMs run, so all three are refused at their
+     * first attestation; one is fenced (the budget), two keep running refused. The approver chooses "pin": the platform
+     * their evidence showed is pinned with the approver's name, the two are attested again by the monitor and admitted,
+     * and the fenced one is admitted on its readmit. Nothing but the one fence stopped a CVM.
+     */
+    @Test
+    void aPlatformChangeIsResolvedByPinningThePlatformTheRefusedInstancesShowed() throws Exception {
+        JsonNode refused = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-pin"),
+                s -> count(s, "fenced") + count(s, "refused") == 3);
+        assertThat(count(refused, "fenced")).isEqualTo(1);
+        assertThat(setCondition(refused, "AttestationRefused").get("reason").asText()).contains("is none of the set's platforms");
+        Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
+                .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-pin").singleResult(), t -> t != null);
+        assertThat(String.valueOf(tasks.getVariable(decision.getId(), "refusedInstances"))).contains("its platform: MRTD ");
+        assertThat(String.valueOf(tasks.getVariable(decision.getId(), "pinnedPlatforms"))).contains("MRTD " + "a".repeat(96));
+
+        ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-pin").completeTask(decision.getId(),
+                Map.of("decision", Map.of("value", "pin", "type", "String")));
+        assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
+        JsonNode pinned = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-pin"),
+                s -> count(s, "refused") == 0 && s.get("readyReplicas").asInt() == 2);
+        System.out.println("admit-pin after the pin: " + pinned.get("attestationPolicy").asText());
+        assertThat(pinned.get("attestationPolicy").asText()).contains("1 more pinned by approvers after refusals");
+        int fencedOrdinal = -1;
+        for (JsonNode instance : pinned.get("instances")) {
+            if (instance.hasNonNull("fenced")) {
+                fencedOrdinal = instance.get("ordinal").asInt();
+            } else {
+                assertThat(instance.path("attested").asBoolean(false)).as(instance.get("name").asText() + " admitted").isTrue();
+            }
+        }
+        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-pin/instances/" + fencedOrdinal + "/readmit",
+                json(Map.of("reason", "the platform is pinned now")), String.class);
+        assertThat(readmit.getStatusCode()).as(readmit.getBody()).isEqualTo(HttpStatus.CREATED);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> set("admit-pin").get("readyReplicas").asInt() == 3);
+    }
+
     // --- helpers
 
     private static long count(JsonNode set, String field) {
