@@ -38,6 +38,8 @@ class RefusalDecisionProcessTest {
     /** The set's standing refusals, as the registry would answer each look. */
     private final List<String> refused = new ArrayList<>(List.of("db-1", "db-2"));
     private String onFailure = "STOP";
+    /** Whether the drifted instances still run one compose when the adopt step looks. */
+    private boolean adoptable = true;
     private final List<String> steps = new ArrayList<>();
     private final DueJobs jobs = new DueJobs(Set.of("BoundaryEvent_HookTimedOut"));
 
@@ -63,6 +65,13 @@ class RefusalDecisionProcessTest {
         Mocks.register("pinRefusedPlatforms", (JavaDelegate) ex -> {
             steps.add("pin:" + refused + " as " + ex.getVariable("decidedBy"));
             refused.clear();
+        });
+        Mocks.register("adoptRunningCompose", (JavaDelegate) ex -> {
+            steps.add("adopt:" + refused + " as " + ex.getVariable("decidedBy"));
+            ex.setVariable("adoptedRevision", adoptable ? 2 : null);
+            if (adoptable) {
+                refused.clear();
+            }
         });
         Mocks.register("requireRefusalDecision", (TaskListener) task -> task.getExecution().getProcessInstance()
                 .setVariable("decidedBy", "alice"));
@@ -107,6 +116,24 @@ class RefusalDecisionProcessTest {
         jobs.complete(pi, "UserTask_DecideRefusals", "decision", "pin", 20);
         DueJobs.that(pi).isEnded().hasPassed("Task_PinPlatforms", "EndEvent_Pinned").hasNotPassed("Task_FenceRefused");
         assertThat(steps).containsExactly("look:[db-1, db-2]", "pin:[db-1, db-2] as alice");
+    }
+
+    @Test
+    void adoptRecordsTheRunningComposeAndFencesNothing() {
+        ProcessInstance pi = start();
+        jobs.complete(pi, "UserTask_DecideRefusals", "decision", "adopt", 20);
+        DueJobs.that(pi).isEnded().hasPassed("Task_AdoptRunningCompose", "EndEvent_Adopted").hasNotPassed("Task_FenceRefused");
+        assertThat(steps).containsExactly("look:[db-1, db-2]", "adopt:[db-1, db-2] as alice");
+    }
+
+    /** Another drift arrived between the decision and the step: nothing is adopted, and the approver is asked again. */
+    @Test
+    void anAdoptThatFindsTwoComposesAdoptsNothingAndAsksAgain() {
+        adoptable = false;
+        ProcessInstance pi = start();
+        jobs.complete(pi, "UserTask_DecideRefusals", "decision", "adopt", 20);
+        assertThat(decision(pi)).as("asked again").isNotNull();
+        DueJobs.that(pi).hasPassed("Gateway_Adopted").hasNotPassed("EndEvent_Adopted");
     }
 
     @Test

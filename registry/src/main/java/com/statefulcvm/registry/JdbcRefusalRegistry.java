@@ -21,12 +21,12 @@ import static com.statefulcvm.registry.JdbcRevisionHistory.utc;
 @Component
 public class JdbcRefusalRegistry implements RefusalRegistry {
 
-    private static final String SELECT = "SELECT replica_set, ordinal, instance_id, code, reason, platform, refused_at, refused_by"
+    private static final String SELECT = "SELECT replica_set, ordinal, instance_id, code, reason, platform, refused_at, refused_by, running_compose"
             + " FROM orch_slot_refusal";
 
     private static final RowMapper<Refusal> ROW = (rs, i) -> new Refusal(rs.getString("replica_set"), rs.getInt("ordinal"),
             rs.getString("instance_id"), rs.getString("code"), rs.getString("reason"), rs.getString("platform"),
-            rs.getObject("refused_at", OffsetDateTime.class).toInstant(), rs.getString("refused_by"));
+            rs.getObject("refused_at", OffsetDateTime.class).toInstant(), rs.getString("refused_by"), rs.getString("running_compose"));
 
     private final JdbcTemplate jdbc;
     private final InsertRace race;
@@ -50,18 +50,23 @@ public class JdbcRefusalRegistry implements RefusalRegistry {
     public void save(Refusal r) {
         InsertRace.retry("recording the refusal of " + r.replicaSet() + "-" + r.ordinal(), () -> {
             int updated = jdbc.update("UPDATE orch_slot_refusal SET instance_id = ?, code = ?, reason = ?, platform = ?,"
-                            + " refused_at = ?, refused_by = ? WHERE replica_set = ? AND ordinal = ?", r.instanceId(),
+                            + " refused_at = ?, refused_by = ?, running_compose = ? WHERE replica_set = ? AND ordinal = ?", r.instanceId(),
                     truncate(r.code(), 64), truncate(r.reason(), 1000), truncate(r.platform(), 1000), utc(r.refusedAt()),
-                    truncate(r.refusedBy(), 128), r.replicaSet(), r.ordinal());
+                    truncate(r.refusedBy(), 128), composeOf(r), r.replicaSet(), r.ordinal());
             if (updated > 0) {
                 return Boolean.TRUE;
             }
             boolean inserted = race.tryInsert(() -> jdbc.update("INSERT INTO orch_slot_refusal (replica_set, ordinal, instance_id,"
-                            + " code, reason, platform, refused_at, refused_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", r.replicaSet(),
-                    r.ordinal(), r.instanceId(), truncate(r.code(), 64), truncate(r.reason(), 1000), truncate(r.platform(), 1000),
-                    utc(r.refusedAt()), truncate(r.refusedBy(), 128)));
+                            + " code, reason, platform, refused_at, refused_by, running_compose) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    r.replicaSet(), r.ordinal(), r.instanceId(), truncate(r.code(), 64), truncate(r.reason(), 1000),
+                    truncate(r.platform(), 1000), utc(r.refusedAt()), truncate(r.refusedBy(), 128), composeOf(r)));
             return inserted ? Boolean.TRUE : null;
         });
+    }
+
+    /** A compose too large to keep is not kept: truncated, it would be adopted as another compose. */
+    private static String composeOf(Refusal r) {
+        return r.runningCompose() == null || r.runningCompose().length() > 262144 ? null : r.runningCompose();
     }
 
     @Override

@@ -132,7 +132,8 @@ public class FenceInstance implements JavaDelegate {
                                        Optional<CvmInfo> cvm, String reason, DisruptionBudget.TakeDown room) {
         Refusal refusal = new Refusal(spec.getName(), ordinal, cvm.map(CvmInfo::instanceId).orElse(null),
                 String.valueOf(execution.getVariable(AttestationVariables.ATTESTATION_CODE)), reason,
-                (String) execution.getVariable(AttestationVariables.ATTESTED_PLATFORM), clock.instant(), procedureOf(execution));
+                (String) execution.getVariable(AttestationVariables.ATTESTED_PLATFORM), clock.instant(), procedureOf(execution),
+                (String) execution.getVariable(AttestationVariables.ATTESTED_COMPOSE));
         refusals.save(refusal);
         observer.recordCondition(spec, slot, refusal.condition());
         execution.setVariable(AttestationVariables.FENCE_ACTION, AttestationVariables.FENCE_HELD);

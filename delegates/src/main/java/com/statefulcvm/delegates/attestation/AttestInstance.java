@@ -125,6 +125,13 @@ public class AttestInstance implements JavaDelegate {
                     AttestedIdentity identity = identityOf(verdict);
                     execution.setVariable(AttestationVariables.ATTESTED_PLATFORM, platformOf(identity));
                     decision = new AdmissionPolicy(withApprovedPins(step.spec().getName(), policy)).decide(request, identity);
+                    if (!decision.admitted() && identity.evidenceValid() && intended.published() != null) {
+                        // the compose it runs, proven by its measured hash: the drift an approver may adopt as a revision
+                        String running = intended.published().ifMeasured(identity.composeHash());
+                        if (running != null && intended.hashes().stream().noneMatch(h -> h.equalsIgnoreCase(identity.composeHash()))) {
+                            execution.setVariable(AttestationVariables.ATTESTED_COMPOSE, running);
+                        }
+                    }
                     checks += "\nexpected compose hashes, from " + String.join(", ", intended.intended()) + " in dstack's app-compose form: "
                             + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
                 }

@@ -18,6 +18,11 @@ public final class AttestationVariables extends ProcedureVariables {
     public static final String ATTESTATION_CHECKS = "attestationChecks";
     /** The platform the verified evidence showed, in full ("MRTD …, RTMR0 …, RTMR1 …, RTMR2 …"); absent without one. */
     public static final String ATTESTED_PLATFORM = "attestedPlatform";
+    /**
+     * The docker compose a refused instance runs when it runs one we do not intend, proven by its measured compose hash
+     * (changed behind our back); absent otherwise.
+     */
+    public static final String ATTESTED_COMPOSE = "attestedCompose";
     /** Who lifted the slot's fence by this attestation (a readmit, a lights-out recovery's override). */
     public static final String FENCE_LIFTED_BY = "fenceLiftedBy";
 

@@ -91,6 +91,7 @@ class ReplicaSetStatus {
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
                         .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())), Optional.ofNullable(refused.get(r.ordinal())),
+                        drift(current, refused.get(r.ordinal())),
                         spec.slotSpec(r.ordinal()))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
@@ -112,9 +113,16 @@ class ReplicaSetStatus {
                 + "; KMS key: " + (keys == 0 ? "ANY (none pinned: built-in simulator only)" : keys + " pinned");
     }
 
+    /** The diff from the current revision to what a drifted, refused instance runs; null when it did not drift. */
+    private static String drift(Optional<Revision> current, Refusal refusal) {
+        return refusal == null || !refusal.drifted() ? null
+                : com.statefulcvm.fleet.ComposeText.diff(current.map(Revision::dockerCompose).orElse(""), refusal.runningCompose());
+    }
+
     /**
      * The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates;
-     * AttestationRefused while slots refused beyond the budget keep running unadmitted, each with its cause.
+     * AttestationRefused while slots refused beyond the budget keep running unadmitted, each with its cause; Drifted
+     * while some of them run a compose changed behind our back (the diff is on each instance).
      */
     private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing) {
         List<ReplicaSetView.ConditionView> out = new java.util.ArrayList<>();
@@ -122,6 +130,11 @@ class ReplicaSetStatus {
         if (!standing.isEmpty()) {
             out.add(new ReplicaSetView.ConditionView("AttestationRefused", true, SetConditions.refusedReason(spec, standing),
                     standing.stream().map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
+        }
+        String drifted = SetConditions.driftedReason(spec, standing);
+        if (drifted != null) {
+            out.add(new ReplicaSetView.ConditionView("Drifted", true, drifted, standing.stream().filter(Refusal::drifted)
+                    .map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
         }
         return List.copyOf(out);
     }

@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * instances on the update revision (absent when that cannot be told without asking Phala, on the list read);
  * {@code rollout} is the running rollout, if any. {@code disruptionBudget} says how many slots may be down at once
  * ({@code DisruptionBudget}); {@code conditions} are the set's own: {@code Outage} while more slots are down than that,
- * {@code AttestationRefused} while refused slots keep running unadmitted because fencing them would exceed it.
+ * {@code AttestationRefused} while refused slots keep running unadmitted because fencing them would exceed it,
+ * {@code Drifted} while some of them run a compose changed behind our back.
  * {@code attestationPolicy} says what admission pins: the platforms (MRTD, RTMR0-2) and the KMS key, or that any is
  * accepted (the built-in simulator only).
  */
@@ -48,7 +49,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
     record InstanceView(int ordinal, String name, String cvmId, String vmUuid, String instanceId, String status,
                         String composeHash, Boolean healthy, String condition, Instant observedAt,
                         Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
-                        String fenced, Instant fencedAt, String fencedBy, String refused, Instant refusedAt,
+                        String fenced, Instant fencedAt, String fencedBy, String refused, Instant refusedAt, String drift,
                         SlotConfigView config) {
 
         /**
@@ -56,10 +57,11 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
          * the condition and the attestation verdict are the fence's: the failed verdict that fenced the slot, not the
          * latest observation (the stop the fence itself caused reads "Status stopped" and ends the boot the verdict
          * spoke for, so the registry forgets it). {@code refusal}: the slot was refused but not fenced, the disruption
-         * budget allowing no more ("refused, kept running unadmitted (...): ...").
+         * budget allowing no more ("refused, kept running unadmitted (...): ..."). {@code drift}: the diff from the set's
+         * current revision to the compose the refused instance runs, when it was changed behind our back.
          */
         static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, Optional<Refusal> refusal,
-                               SlotSpec slot) {
+                               String drift, SlotSpec slot) {
             boolean failedVerdictKept = Boolean.FALSE.equals(r.attested());
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
                     r.healthy(), fence.map(Fence::condition).orElse(r.condition()), r.observedAt(),
@@ -67,7 +69,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                     fence.map(f -> failedVerdictKept ? r.attestedAt() : f.fencedAt()).orElse(r.attestedAt()), conditions,
                     fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
                     fence.map(Fence::fencedBy).orElse(null), refusal.map(Refusal::summary).orElse(null),
-                    refusal.map(Refusal::refusedAt).orElse(null), SlotConfigView.of(slot));
+                    refusal.map(Refusal::refusedAt).orElse(null), drift, SlotConfigView.of(slot));
         }
     }
 

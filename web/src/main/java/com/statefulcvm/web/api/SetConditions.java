@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -62,7 +63,21 @@ class SetConditions {
                 condition("Outage", outage, declared.map(Outage::condition).orElse(outage
                         ? judged.summary() + ": more than the set tolerates; start a lights-out recovery" : judged.summary())),
                 condition("AttestationRefused", !refused.isEmpty(), refused.isEmpty() ? "no refusal beyond the budget"
-                        : refusedReason(spec, refused)));
+                        : refusedReason(spec, refused)),
+                condition("Drifted", driftedReason(spec, refused) != null, Objects.requireNonNullElse(driftedReason(spec, refused),
+                        "every admitted instance runs a recorded revision")));
+    }
+
+    /**
+     * "db-1, db-2 run a compose changed behind our back ...: adopt it as a revision or roll back"; null without drift.
+     * Drift is what attestation proved: an instance refused for a compose none of our revisions has, whose measured
+     * compose hash is the app compose it publishes.
+     */
+    static String driftedReason(ReplicaSetSpec spec, List<Refusal> refused) {
+        List<String> slots = refused.stream().filter(Refusal::drifted).map(r -> spec.slotName(r.ordinal())).toList();
+        return slots.isEmpty() ? null : String.join(", ", slots) + (slots.size() == 1 ? " runs" : " run")
+                + " a compose changed behind our back (none of the set's revisions; the diff is on each instance): adopt it"
+                + " as a revision in Tasklist, or roll the recorded revision out again (POST .../rollbacks)";
     }
 
     /**

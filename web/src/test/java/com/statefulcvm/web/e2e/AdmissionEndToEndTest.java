@@ -299,6 +299,67 @@ class AdmissionEndToEndTest {
                 .until(() -> set("admit-pin").get("readyReplicas").asInt() == 3);
     }
 
+    /**
+     * A compose applied behind our back to every CVM of admit-drift through the Phala API (the call Terraform's provider
+     * and the SDK's updateDockerCompose make): each restarts with it and is refused at its re-attestation, one fenced
+     * (the budget), two kept running; the set is Drifted with the diff on each refused instance, and the approver's
+     * "adopt" makes the compose they run the set's revision: the two are admitted, the fenced one on its readmit.
+     */
+    @Test
+    void aComposeAppliedBehindOurBackToEveryCvmDriftsWithinTheBudgetAndIsAdoptedAsARevision() throws Exception {
+        SimulatorView simulator = new SimulatorView(http);
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            awaitAdmitted("admit-drift", ordinal);
+        }
+        long before = simulator.lastEventSeq();
+        String theirs = "services:\n  web:\n    image: nginxdemos/hello:0.4\n";
+        HttpHeaders yaml = new HttpHeaders();
+        yaml.set("X-API-Key", "test-key");
+        yaml.set("Content-Type", "text/yaml");
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            ResponseEntity<String> patched = http.exchange("/simulator/api/v1/cvms/admit-drift-" + ordinal + "/docker-compose",
+                    HttpMethod.PATCH, new HttpEntity<>(theirs, yaml), String.class);
+            assertThat(patched.getStatusCode().is2xxSuccessful()).as(patched.getBody()).isTrue();
+        }
+        JsonNode drifted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-drift"),
+                s -> count(s, "fenced") + count(s, "refused") == 3 && setCondition(s, "Drifted") != null);
+        assertThat(count(drifted, "fenced")).as("fenced: at most the budget's one").isEqualTo(1);
+        System.out.println("admit-drift: " + setCondition(drifted, "Drifted").get("reason").asText());
+        for (JsonNode instance : drifted.get("instances")) {
+            if (instance.hasNonNull("refused")) {
+                assertThat(instance.get("drift").asText()).contains("-    image: nginxdemos/hello:0.3").contains("+    image: nginxdemos/hello:0.4");
+            }
+        }
+        Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
+                .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-drift").singleResult(), t -> t != null);
+        assertThat(String.valueOf(tasks.getVariable(decision.getId(), "driftDiff"))).contains("+    image: nginxdemos/hello:0.4");
+        assertThat(stoppedSince(simulator, before, "admit-drift-")).hasSize(1);
+
+        ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-drift").completeTask(decision.getId(),
+                Map.of("decision", Map.of("value", "adopt", "type", "String")));
+        assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
+        JsonNode adopted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-drift"),
+                s -> count(s, "refused") == 0 && s.get("readyReplicas").asInt() == 2);
+        assertThat(setCondition(adopted, "Drifted")).isNull();
+        JsonNode revisions = JSON.readTree(admin().getForObject("/api/replica-sets/admit-drift/revisions", String.class));
+        System.out.println("admit-drift revisions after the adopt: " + revisions);
+        assertThat(revisions.toString()).contains("adopted: the compose");
+        int current = adopted.get("currentRevision").asInt();
+        assertThat(current).isGreaterThan(1);
+        assertThat(admin().getForObject("/api/replica-sets/admit-drift/revisions/" + current, String.class))
+                .contains("nginxdemos/hello:0.4").contains("\"createdBy\":\"admin\"");
+        int fencedOrdinal = -1;
+        for (JsonNode instance : adopted.get("instances")) {
+            fencedOrdinal = instance.hasNonNull("fenced") ? instance.get("ordinal").asInt() : fencedOrdinal;
+        }
+        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-drift/instances/" + fencedOrdinal + "/readmit",
+                json(Map.of("reason", "its compose is the set's revision now")), String.class);
+        assertThat(readmit.getStatusCode()).as(readmit.getBody()).isEqualTo(HttpStatus.CREATED);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> set("admit-drift").get("readyReplicas").asInt() == 3);
+        assertThat(stoppedSince(simulator, before, "admit-drift-")).as("only the budget's fence stopped a CVM").hasSize(1);
+    }
+
     // --- helpers
 
     private static long count(JsonNode set, String field) {
@@ -320,8 +381,12 @@ class AdmissionEndToEndTest {
 
     /** The CVMs of admit-all that went to "stopped" after the event {@code seq}. */
     private static java.util.Set<String> stoppedSince(SimulatorView simulator, long seq) throws Exception {
+        return stoppedSince(simulator, seq, "admit-all-");
+    }
+
+    private static java.util.Set<String> stoppedSince(SimulatorView simulator, long seq, String prefix) throws Exception {
         java.util.Set<String> stopped = new java.util.TreeSet<>();
-        for (JsonNode e : SimulatorView.of(simulator.eventsSince(seq), "admit-all-")) {
+        for (JsonNode e : SimulatorView.of(simulator.eventsSince(seq), prefix)) {
             if ("stopped".equals(e.get("to").asText())) {
                 stopped.add(e.get("cvm").asText());
             }
