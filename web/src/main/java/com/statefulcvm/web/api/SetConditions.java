@@ -82,12 +82,13 @@ class SetConditions {
 
     /**
      * "db-1: QUOTE_INVALID: ...; db-2: ...: kept running unadmitted, fencing them would exceed the disruption budget;
-     * decide in Tasklist (fence them anyway, or wait)".
+     * decide in Tasklist (...)".
      */
     static String refusedReason(ReplicaSetSpec spec, List<Refusal> refused) {
         return refused.stream().map(r -> spec.slotName(r.ordinal()) + ": " + r.reason()).collect(Collectors.joining("; "))
                 + ": kept running unadmitted, fencing " + (refused.size() == 1 ? "it" : "them") + " would exceed the disruption"
-                + " budget; decide in Tasklist (fence anyway, or wait)";
+                + " budget; decide in Tasklist (fence anyway, pin the platform they showed, adopt a compose changed behind our back,"
+                + " or wait)";
     }
 
     private static Map<String, Object> condition(String type, boolean status, String reason) {
