@@ -73,7 +73,7 @@ class ApplyPlannedActionTest {
             new SlotControl(new ComposeUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations()),
                     mock(SlotProvisioner.class), envs, restarts),
             mock(ReplicaSetObserver.class), mock(SlotConditions.class),
-            new TakeDownCheck(phala, sets, fences, Clock.systemUTC()), slots);
+            new TakeDownCheck(phala, sets, fences, (set, by) -> false, Clock.systemUTC()), slots);
 
     @BeforeEach
     void aRestartOfTheSlot() {

@@ -26,6 +26,19 @@ public class AttestationSpec {
     /** How a CVM that fails attestation (in any procedure, or when the monitor re-attests it) is kept out. */
     private FencePolicy onFailure = FencePolicy.STOP;
 
+    /** A copy that also accepts {@code more} platforms (those an approver pinned after a refusal); the others as they are. */
+    public AttestationSpec withMorePlatforms(List<PlatformMeasurements> more) {
+        AttestationSpec copy = new AttestationSpec();
+        copy.required = required;
+        copy.kmsKeyIds = new ArrayList<>(kmsKeyIds);
+        copy.osImageHashes = new ArrayList<>(osImageHashes);
+        copy.platforms = new ArrayList<>(platforms == null ? List.of() : platforms);
+        copy.platforms.addAll(more);
+        copy.acceptedTcbStatuses = new ArrayList<>(acceptedTcbStatuses);
+        copy.onFailure = onFailure;
+        return copy;
+    }
+
     public boolean isRequired() { return required; }
     public void setRequired(boolean required) { this.required = required; }
     public List<String> getKmsKeyIds() { return kmsKeyIds; }

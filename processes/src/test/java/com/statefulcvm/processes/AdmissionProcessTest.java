@@ -145,6 +145,24 @@ class AdmissionProcessTest {
         assertThat(passedInAttest("BoundaryEvent_DrainStopped")).isTrue();
     }
 
+    /**
+     * Beyond the disruption budget the fence step fences nothing (fenceAction HELD): attest-instance ends with the
+     * caller's error as for any refusal, and admit-instance ends telling that the instance keeps running unadmitted,
+     * not that it was fenced; no stop and no drain is asked.
+     */
+    @Test
+    void aRefusalBeyondTheBudgetEndsKeptRunningNotFencedAndNeitherStopsNorDrains() {
+        admitted = false;
+        onFailure = "HELD";
+        ProcessInstance pi = admit();
+        DueJobs.that(pi).isEnded().hasPassed("BoundaryEvent_NotAdmitted", "EndEvent_RefusedKeptRunning")
+                .hasNotPassed("EndEvent_Fenced", "EndEvent_Admitted");
+        assertThat(steps).containsExactly("attest:db-1/i-1/[aa]", "fence:db-1:HELD:QUOTE_INVALID: quote.signature: does not verify");
+        assertThat(passedInAttest("EndEvent_RefusedKeptRunning")).isTrue();
+        assertThat(passedInAttest("Gateway_StopHolds")).isFalse();
+        assertThat(passedInAttest("CallActivity_DrainFenced")).isFalse();
+    }
+
     /** Whether the (last) attest-instance run passed the activity. */
     private static boolean passedInAttest(String activityId) {
         return historyService().createHistoricActivityInstanceQuery().activityId(activityId).count() > 0;

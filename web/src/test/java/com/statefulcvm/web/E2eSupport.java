@@ -30,12 +30,13 @@ public final class E2eSupport {
 
     /**
      * For a {@code @DynamicPropertySource}: the application on a port fixed before the context starts, with an
-     * in-memory database of the test's own (two contexts sharing one would steal each other's engine jobs).
+     * in-memory database of the test's own (two contexts sharing one would steal each other's engine jobs), waiting
+     * for a row lock as long as the application's own H2 does (LOCK_TIMEOUT, application.yaml).
      */
     public static void onFreePortWithDatabase(DynamicPropertyRegistry registry, String database) {
         int port = freePort();
         registry.add("server.port", () -> port);
-        registry.add("spring.datasource.url", () -> "jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1");
+        registry.add("spring.datasource.url", () -> "jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
     }
 
     /**

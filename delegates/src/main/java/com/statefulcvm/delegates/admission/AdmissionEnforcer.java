@@ -4,7 +4,9 @@ import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.AdmissionCheck;
+import com.statefulcvm.fleet.admission.BootMarker;
 import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.Refusal;
 import com.statefulcvm.fleet.FencePolicy;
 
 import java.time.Instant;
@@ -27,7 +29,10 @@ public final class AdmissionEnforcer {
     private AdmissionEnforcer() {
     }
 
-    /** A fenced slot: held as {@code why}; {@code stopAgain} is its CVM when it runs again under on-failure STOP. */
+    /**
+     * A slot kept out: fenced, or refused beyond the disruption budget and kept running; held as {@code why};
+     * {@code stopAgain} is its CVM when it is fenced and runs again under on-failure STOP.
+     */
     public record Fenced(int ordinal, String why, CvmInfo stopAgain) {
     }
 
@@ -53,12 +58,15 @@ public final class AdmissionEnforcer {
     }
 
     /**
-     * @param records the registry rows of the slots no procedure holds (a held slot is the procedure's to attest)
-     * @param boots   when each running instance's current boot began (now minus Phala's uptime); a slot without one is
-     *                judged on its recorded verdict alone
+     * @param records  the registry rows of the slots no procedure holds (a held slot is the procedure's to attest)
+     * @param refusals the slots refused beyond the disruption budget, kept running unadmitted: not attested again
+     *                 for the boot that was refused (an approver decides), attested again once it boots anew
+     * @param boots    when each running instance's current boot began (now minus Phala's uptime); a slot without one
+     *                 is judged on its recorded verdict alone
      */
     public static Verdicts judge(ReplicaSetSpec spec, Map<Integer, CvmInfo> cvms, Map<Integer, InstanceRecord> records,
-                                 Map<Integer, Fence> fences, Map<Integer, Instant> boots, Instant now) {
+                                 Map<Integer, Fence> fences, Map<Integer, Refusal> refusals, Map<Integer, Instant> boots,
+                                 Instant now) {
         Map<Integer, Fenced> fenced = new TreeMap<>();
         Map<Integer, Reattest> reattest = new TreeMap<>();
         for (Map.Entry<Integer, InstanceRecord> slot : records.entrySet()) {
@@ -73,6 +81,12 @@ public final class AdmissionEnforcer {
                 continue;
             }
             if (!up) {
+                continue;
+            }
+            Refusal refusal = refusals.get(ordinal);
+            if (refusal != null && refusal.instanceId() != null && refusal.instanceId().equals(cvm.instanceId())
+                    && !BootMarker.bootedSince(boots.get(ordinal), refusal.refusedAt())) {
+                fenced.put(ordinal, new Fenced(ordinal, refusal.summary(), null));
                 continue;
             }
             AdmissionCheck.Judgement judgement = AdmissionCheck.judge(spec.getAttestation().isRequired(), Optional.empty(),

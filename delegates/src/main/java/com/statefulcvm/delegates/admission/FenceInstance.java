@@ -14,6 +14,11 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.Refusal;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
+import com.statefulcvm.fleet.budget.DisruptionBudget;
+import com.statefulcvm.delegates.procedure.RefusalDecisionStarter;
+import com.statefulcvm.delegates.support.TakeDownCheck;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.slf4j.Logger;
@@ -39,6 +44,11 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE
  * trust is to be saved), and the diagram asks again ({@link ConfirmFencedStop}) until Phala shows it stopped; DRAIN
  * sets what the diagram's drain call (run-hook.bpmn, drain-&lt;workloadType&gt;) reads, and nothing rejoins it
  * afterwards. Running the step twice does no harm.
+ * <p>
+ * A fence takes the slot down, so it is judged by the set's disruption budget like any take-down ({@link TakeDownCheck},
+ * under the set's take-down lock): when fencing one more slot would leave fewer serving than the budget needs (every
+ * CVM refused at once after a platform change, say), the instance is not fenced but recorded as refused
+ * ({@link Refusal}) and kept running unadmitted, and decide-attestation-refusals.bpmn asks an approver.
  */
 @Component("fenceInstance")
 public class FenceInstance implements JavaDelegate {
@@ -52,10 +62,17 @@ public class FenceInstance implements JavaDelegate {
     private final FenceRegistry fences;
     private final ReplicaSetObserver observer;
     private final RolloutSettings settings;
+    private final RefusalRegistry refusals;
+    private final TakeDownCheck takeDowns;
+    private final RefusalDecisionStarter decisions;
     private final Clock clock;
 
     public FenceInstance(SlotReader slots, ReplicaSets replicaSets, PhalaEffects effects, FenceRegistry fences,
-                         ReplicaSetObserver observer, RolloutSettings settings, Clock clock) {
+                         ReplicaSetObserver observer, RolloutSettings settings, RefusalRegistry refusals,
+                         TakeDownCheck takeDowns, RefusalDecisionStarter decisions, Clock clock) {
+        this.refusals = refusals;
+        this.takeDowns = takeDowns;
+        this.decisions = decisions;
         this.slots = slots;
         this.replicaSets = replicaSets;
         this.effects = effects;
@@ -74,6 +91,15 @@ public class FenceInstance implements JavaDelegate {
         String reason = String.valueOf(execution.getVariable(AttestationVariables.ATTESTATION_REASON));
         int ordinal = replicaSets.ordinalOf(spec, slot);
         Optional<Fence> standing = fences.fence(spec.getName(), ordinal);
+        if (standing.isEmpty()) {
+            // a fence is a take-down like any other: beyond the budget the instance keeps running, unadmitted, and an
+            // approver decides; the lock makes refusals arriving together take turns, so they fence one budget's worth
+            DisruptionBudget.TakeDown room = takeDowns.judgeHolding(spec, spec.getUpdatePolicy(), slot, "fencing " + slot);
+            if (!room.allowed()) {
+                keepRunningUnadmitted(execution, spec, slot, ordinal, cvm, reason, room);
+                return;
+            }
+        }
         // a slot refused because it is fenced already keeps the fence (and the reason) it has
         Fence fence = standing.filter(f -> AttestInstance.FENCED.equals(execution.getVariable(AttestationVariables.ATTESTATION_CODE)))
                 .orElseGet(() -> new Fence(spec.getName(), ordinal, cvm.map(CvmInfo::instanceId).orElse(null), policy, reason,
@@ -81,6 +107,7 @@ public class FenceInstance implements JavaDelegate {
         // committed in its own transaction (the registry's), before any call to Phala: a stop that is not taken, or a
         // job that is rolled back, still leaves the slot fenced, and the monitor keeps it out
         fences.save(fence);
+        refusals.lift(spec.getName(), ordinal);
         observer.recordCondition(spec, slot, fence.condition());
         execution.setVariable(AttestationVariables.FENCE_ACTION, policy.name());
         if (policy == FencePolicy.DRAIN) {
@@ -94,6 +121,26 @@ public class FenceInstance implements JavaDelegate {
         execution.setVariable(CVM_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(AttestationVariables.FENCE_HOLDS, FencedStop.ensureStopped(effects, EffectScope.of(execution), slot, cvm));
         log.warn("{} fenced: attestation failed ({}); its CVM is stopped", slot, reason);
+    }
+
+    /**
+     * The refusal is recorded, not enforced: the instance keeps running and gets no admission (the monitor neither
+     * counts nor heals it), the set shows AttestationRefused, and the set's decision (fence anyway, or wait) is asked
+     * of an approver in Tasklist.
+     */
+    private void keepRunningUnadmitted(DelegateExecution execution, ReplicaSetSpec spec, String slot, int ordinal,
+                                       Optional<CvmInfo> cvm, String reason, DisruptionBudget.TakeDown room) {
+        Refusal refusal = new Refusal(spec.getName(), ordinal, cvm.map(CvmInfo::instanceId).orElse(null),
+                String.valueOf(execution.getVariable(AttestationVariables.ATTESTATION_CODE)), reason,
+                (String) execution.getVariable(AttestationVariables.ATTESTED_PLATFORM), clock.instant(), procedureOf(execution),
+                (String) execution.getVariable(AttestationVariables.ATTESTED_COMPOSE));
+        refusals.save(refusal);
+        observer.recordCondition(spec, slot, refusal.condition());
+        execution.setVariable(AttestationVariables.FENCE_ACTION, AttestationVariables.FENCE_HELD);
+        execution.setVariable(AttestationVariables.FENCE_HELD_BECAUSE, room.summary());
+        String decision = decisions.ensureRunning(spec.getName());
+        log.warn("{} refused ({}) but NOT fenced, the disruption budget allows no more: {}; it keeps running unadmitted,"
+                + " an approver decides in {}", slot, reason, room.summary(), decision);
     }
 
     /** Which procedure fenced the slot, for the record: its definition key and instance id. */

@@ -24,6 +24,10 @@ import com.statefulcvm.delegates.procedure.FenceOverride;
 import com.statefulcvm.fleet.admission.AdmittedIdentities;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
+import com.statefulcvm.fleet.admission.PinnedPlatform;
+import com.statefulcvm.fleet.admission.PinnedPlatforms;
+import com.statefulcvm.fleet.PlatformMeasurements;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.slf4j.Logger;
@@ -63,13 +67,18 @@ public class AttestInstance implements JavaDelegate {
     private final AttestationSettings settings;
     private final ReplicaSetObserver observer;
     private final FenceRegistry fences;
+    private final RefusalRegistry refusals;
+    private final PinnedPlatforms pins;
     private final AdmittedIdentities identities;
     private final ExpectedComposeHashes expected;
     private final Clock clock;
 
     public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
                           AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences,
-                          AdmittedIdentities identities, ExpectedComposeHashes expected, Clock clock) {
+                          RefusalRegistry refusals, PinnedPlatforms pins, AdmittedIdentities identities,
+                          ExpectedComposeHashes expected, Clock clock) {
+        this.refusals = refusals;
+        this.pins = pins;
         this.identities = identities;
         this.expected = expected;
         this.slots = slots;
@@ -113,7 +122,16 @@ public class AttestInstance implements JavaDelegate {
                     Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
                     checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
                             .collect(Collectors.joining("\n"));
-                    decision = new AdmissionPolicy(policy).decide(request, identityOf(verdict));
+                    AttestedIdentity identity = identityOf(verdict);
+                    execution.setVariable(AttestationVariables.ATTESTED_PLATFORM, platformOf(identity));
+                    decision = new AdmissionPolicy(withApprovedPins(step.spec().getName(), policy)).decide(request, identity);
+                    if (!decision.admitted() && identity.evidenceValid() && intended.published() != null) {
+                        // the compose it runs, proven by its measured hash: the drift an approver may adopt as a revision
+                        String running = intended.published().ifMeasured(identity.composeHash());
+                        if (running != null && intended.hashes().stream().noneMatch(h -> h.equalsIgnoreCase(identity.composeHash()))) {
+                            execution.setVariable(AttestationVariables.ATTESTED_COMPOSE, running);
+                        }
+                    }
                     checks += "\nexpected compose hashes, from " + String.join(", ", intended.intended()) + " in dstack's app-compose form: "
                             + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
                 }
@@ -145,6 +163,24 @@ public class AttestInstance implements JavaDelegate {
         return identities.admitted(set, ordinal).orElse(requested);
     }
 
+    /** The platform measurements the evidence showed, in full, for an approver to compare and pin; null without them. */
+    static String platformOf(AttestedIdentity identity) {
+        return identity.mrtd() == null ? null
+                : new PlatformMeasurements(null, identity.mrtd(), identity.rtmr0(), identity.rtmr1(), identity.rtmr2()).full();
+    }
+
+    /**
+     * The set's policy with the platforms approvers pinned after refusals (decide-attestation-refusals.bpmn) accepted
+     * beside the fleet file's; a set that pins none accepts any platform already.
+     */
+    private AttestationSpec withApprovedPins(String set, AttestationSpec policy) {
+        if (policy.getPlatforms() == null || policy.getPlatforms().isEmpty()) {
+            return policy;
+        }
+        List<PlatformMeasurements> approved = pins.pinned(set).stream().map(PinnedPlatform::platform).toList();
+        return approved.isEmpty() ? policy : policy.withMorePlatforms(approved);
+    }
+
     /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */
     private Evidence evidence(SlotStep step, NonceBinding nonce) {
         URI agent = urls.resolve(step.cvm(), settings.guestAgentPort(), "");
@@ -170,6 +206,7 @@ public class AttestInstance implements JavaDelegate {
         execution.setVariable(AttestationVariables.ATTESTATION_CHECKS, checks);
         observer.recordAttestation(step.spec(), step.slot(), decision.admitted(), decision.summary());
         if (decision.admitted()) {
+            refusals.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
             if (liftedBy != null) {
                 fences.lift(step.spec().getName(), replicaSets.ordinalOf(step.spec(), step.slot()));
                 execution.setVariable(AttestationVariables.FENCE_LIFTED_BY, liftedBy);

@@ -42,8 +42,27 @@ public class ExpectedComposeHashes {
         this.revisions = revisions;
     }
 
-    /** @param problem why none could be computed (the app compose is not published), null when {@code hashes} holds them */
-    public record Expected(Set<String> hashes, Set<String> intended, String problem) {
+    /**
+     * @param problem   why none could be computed (the app compose is not published), null when {@code hashes} holds them
+     * @param published the docker compose the CVM publishes it runs, with the hashes of its whole app compose as published:
+     *                  what it runs only if the attested compose hash is one of them (Phala's report alone proves nothing);
+     *                  null when none is published, or when a pre-launch script runs beside it (adopting the compose alone
+     *                  would not be what runs)
+     */
+    public record Expected(Set<String> hashes, Set<String> intended, String problem, Published published) {
+
+        Expected(Set<String> hashes, Set<String> intended, String problem) {
+            this(hashes, intended, problem, null);
+        }
+    }
+
+    /** A published docker compose and the hashes its app compose may have been measured as. */
+    public record Published(String dockerCompose, Set<String> hashes) {
+
+        /** The compose the CVM runs, when its attested compose hash proves the published one is it; else null. */
+        public String ifMeasured(String attestedComposeHash) {
+            return attestedComposeHash != null && hashes.stream().anyMatch(h -> h.equalsIgnoreCase(attestedComposeHash)) ? dockerCompose : null;
+        }
     }
 
     public Expected of(ReplicaSetSpec spec, CvmInfo cvm, DelegateExecution execution) {
@@ -70,7 +89,10 @@ public class ExpectedComposeHashes {
             ours.remove("bash_script");
             hashes.addAll(AppCompose.hashes(ours));
         }
-        return new Expected(hashes, intended.keySet(), null);
+        boolean scriptBeside = published.get("pre_launch_script") instanceof String script && !script.isEmpty()
+                || published.containsKey("bash_script");
+        return new Expected(hashes, intended.keySet(), null, publishedCompose instanceof String text && !scriptBeside
+                ? new Published(text, AppCompose.hashes(published)) : null);
     }
 
     /** label to compose text: the set's current and update revisions, and each procedure's target up the call chain. */

@@ -9,6 +9,7 @@ import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.Refusal;
 import com.statefulcvm.fleet.budget.SlotAvailability;
 import com.statefulcvm.fleet.healing.HealthTracker;
 import com.statefulcvm.fleet.healing.HealthTracker.Judgement;
@@ -61,7 +62,7 @@ public final class HealthRound {
      */
     public record Inputs(ReplicaSetSpec spec, Mode mode, Map<Integer, CvmInfo> cvms, Map<Integer, Instant> boots,
                          Map<Integer, InstanceRecord> records, Map<Integer, SlotHealth> known, Map<Integer, Fence> fences,
-                         HealStarter.Snapshot engine, Map<String, String> admitting, Instant now) {
+                         Map<Integer, Refusal> refusals, HealStarter.Snapshot engine, Map<String, String> admitting, Instant now) {
     }
 
     /**
@@ -123,7 +124,7 @@ public final class HealthRound {
             }
         }
         AdmissionEnforcer.Verdicts admission = in.mode() == Mode.MONITOR
-                ? AdmissionEnforcer.judge(spec, in.cvms(), free, in.fences(), in.boots(), in.now())
+                ? AdmissionEnforcer.judge(spec, in.cvms(), free, in.fences(), in.refusals(), in.boots(), in.now())
                 : new AdmissionEnforcer.Verdicts(Map.of(), Map.of());
         admission.reattest().values().stream().filter(r -> r.forgotten() != null)
                 .forEach(r -> observed.put(r.ordinal(), r.forgotten()));

@@ -9,6 +9,7 @@ import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.SlotAvailability;
+import com.statefulcvm.fleet.budget.TakeDownLock;
 import org.springframework.stereotype.Component;
 
 import java.time.Clock;
@@ -27,7 +28,9 @@ import java.util.stream.Collectors;
  * replacement): the set's CVMs as Phala shows them <b>now</b>, read through the node's own client (never a cached
  * view: a slot that crashed a second ago is exactly what this look is for), and its fences, judged by the set's one
  * {@link DisruptionBudget}. When the budget is spent the step is held ({@link StepHeld}): it does nothing, its job is
- * due again in {@link #HOLD} and keeps its retries, and the procedure's own deadline still runs.
+ * due again in {@link #HOLD} and keeps its retries, and the procedure's own deadline still runs. The look and the
+ * take-down that follows it hold the set's {@link TakeDownLock} until the step's transaction ends, so that a fence and
+ * a procedure's take-down judged at the same moment take turns.
  */
 @Component
 public class TakeDownCheck {
@@ -38,13 +41,24 @@ public class TakeDownCheck {
     private final PhalaCloudClient phala;
     private final ReplicaSets sets;
     private final FenceRegistry fences;
+    private final TakeDownLock lock;
     private final Clock clock;
 
-    public TakeDownCheck(PhalaCloudClient phala, ReplicaSets sets, FenceRegistry fences, Clock clock) {
+    public TakeDownCheck(PhalaCloudClient phala, ReplicaSets sets, FenceRegistry fences, TakeDownLock lock, Clock clock) {
         this.phala = phala;
         this.sets = sets;
         this.fences = fences;
+        this.lock = lock;
         this.clock = clock;
+    }
+
+    /**
+     * The budget's answer for taking {@code slot} down now, with the set's take-down lock held until the caller's
+     * transaction ends: what the caller does about it is seen by the next take-down of the set.
+     */
+    public DisruptionBudget.TakeDown judgeHolding(ReplicaSetSpec spec, UpdatePolicy policy, String slot, String by) {
+        lock.holdUntilTransactionEnds(spec.getName(), by);
+        return judge(spec, policy, slot);
     }
 
     /** The budget's answer for taking {@code slot} down now, from the set's live state. */
@@ -81,7 +95,7 @@ public class TakeDownCheck {
 
     /** @throws StepHeld when the budget does not allow taking {@code slot} down now */
     public void requireRoom(ReplicaSetSpec spec, UpdatePolicy policy, String slot) {
-        DisruptionBudget.TakeDown verdict = judge(spec, policy, slot);
+        DisruptionBudget.TakeDown verdict = judgeHolding(spec, policy, slot, "taking " + slot + " down");
         if (!verdict.allowed()) {
             Instant next = clock.instant().plus(HOLD);
             String why = "Disruption budget of '" + spec.getName() + "' spent: " + verdict.summary();

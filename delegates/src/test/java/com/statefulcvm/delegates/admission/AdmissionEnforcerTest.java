@@ -5,6 +5,7 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.BootMarker;
 import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.Refusal;
 import com.statefulcvm.fleet.FencePolicy;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class AdmissionEnforcerTest {
     private final Instant attestedAt = NOW.minusSeconds(300);
 
     private AdmissionEnforcer.Verdicts judge(InstanceRecord record, Map<Integer, Fence> fences, Map<Integer, Instant> boots) {
-        return AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(0, record), fences, boots, NOW);
+        return AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(0, record), fences, Map.of(), boots, NOW);
     }
 
     @Test
@@ -93,7 +94,7 @@ class AdmissionEnforcerTest {
         Fence stopped = new Fence("adm", 0, "inst-0", FencePolicy.STOP, "QUOTE_INVALID", NOW, "attest");
         CvmInfo down = cvm("adm-0", "inst-0", "stopped", false);
         AdmissionEnforcer.Verdicts verdicts = AdmissionEnforcer.judge(spec, Map.of(0, down), Map.of(0, record(down, 0, false, null, null)),
-                Map.of(0, stopped), Map.of(), NOW);
+                Map.of(0, stopped), Map.of(), Map.of(), NOW);
         assertThat(verdicts.fenced().get(0).stopAgain()).isNull();
         assertThat(verdicts.notAdmitted(0)).startsWith("fenced (stopped)");
     }
@@ -102,7 +103,7 @@ class AdmissionEnforcerTest {
     void anInstanceThatIsNotUpOrNotSettledIsLeftToItsHealth() {
         CvmInfo updating = cvm("adm-0", "inst-0", "updating", true);
         AdmissionEnforcer.Verdicts verdicts = AdmissionEnforcer.judge(spec, Map.of(0, updating),
-                Map.of(0, record(updating, 0, null, null, null)), Map.of(), Map.of(), NOW);
+                Map.of(0, record(updating, 0, null, null, null)), Map.of(), Map.of(), Map.of(), NOW);
         assertThat(verdicts.notAdmitted(0)).isNull();
         assertThat(verdicts.reattest()).isEmpty();
     }
@@ -110,8 +111,33 @@ class AdmissionEnforcerTest {
     @Test
     void aSlotThatAProcedureHoldsIsNotJudged() {
         // the caller leaves held slots out of the records: the procedure attests what it brings up
-        AdmissionEnforcer.Verdicts verdicts = AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(), Map.of(), Map.of(), NOW);
+        AdmissionEnforcer.Verdicts verdicts = AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(), Map.of(), Map.of(), Map.of(), NOW);
         assertThat(verdicts.reattest()).isEmpty();
         assertThat(verdicts.notAdmitted(0)).isNull();
+    }
+
+    /**
+     * A slot refused beyond the disruption budget keeps running unadmitted: it is not probed or counted, and it is not
+     * attested again every round for the boot that was refused (an approver decides); a new boot, or another
+     * instance in the slot, is attested again. Without the refusal's rule it was re-attested, and refused, each round.
+     */
+    @Test
+    void aRefusalKeptRunningIsHeldForTheBootThatWasRefusedAndAttestedAgainOnceItBootsAnew() {
+        InstanceRecord refused = record(up, 0, null, false, attestedAt);
+        Refusal refusal = new Refusal("adm", 0, "inst-0", "QUOTE_INVALID", "QUOTE_INVALID: failed quote.signature", null,
+                attestedAt, "admit-instance 7");
+        AdmissionEnforcer.Verdicts held = AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(0, refused), Map.of(),
+                Map.of(0, refusal), Map.of(0, attestedAt.minusSeconds(60)), NOW);
+        assertThat(held.reattest()).isEmpty();
+        assertThat(held.notAdmitted(0)).startsWith("refused, kept running unadmitted").contains("QUOTE_INVALID");
+        assertThat(held.fenced().get(0).stopAgain()).as("a refusal is no fence: nothing stops it").isNull();
+
+        AdmissionEnforcer.Verdicts rebooted = AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(0, refused), Map.of(),
+                Map.of(0, refusal), Map.of(0, attestedAt.plusSeconds(120)), NOW);
+        assertThat(rebooted.reattest()).containsKey(0);
+
+        Refusal ofAnother = new Refusal("adm", 0, "inst-old", "QUOTE_INVALID", "QUOTE_INVALID", null, attestedAt, "admit-instance 7");
+        assertThat(AdmissionEnforcer.judge(spec, Map.of(0, up), Map.of(0, refused), Map.of(), Map.of(0, ofAnother),
+                Map.of(), NOW).reattest()).containsKey(0);
     }
 }

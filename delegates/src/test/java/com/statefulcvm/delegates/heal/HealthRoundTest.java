@@ -55,7 +55,7 @@ class HealthRoundTest {
     }
 
     private HealthRound.Plan plan(HealthRound.Mode mode) {
-        return HealthRound.plan(new HealthRound.Inputs(spec, mode, cvms, boots, records, known, Map.of(), engine, admitting, NOW));
+        return HealthRound.plan(new HealthRound.Inputs(spec, mode, cvms, boots, records, known, Map.of(), Map.of(), engine, admitting, NOW));
     }
 
     private HealthRound.Outcome round(Map<Integer, ProbeResult> probes) {

@@ -8,6 +8,9 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.Refusal;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
+import com.statefulcvm.fleet.admission.PinnedPlatforms;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.Revision;
@@ -39,11 +42,15 @@ class ReplicaSetStatus {
     private final EngineRollouts rollouts;
     private final ScaleRegistry scales;
     private final FenceRegistry fences;
+    private final RefusalRegistry refusals;
+    private final PinnedPlatforms pins;
     private final OutageRegistry outages;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
                      RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences,
-                     OutageRegistry outages) {
+                     RefusalRegistry refusals, PinnedPlatforms pins, OutageRegistry outages) {
+        this.refusals = refusals;
+        this.pins = pins;
         this.outages = outages;
         this.scales = scales;
         this.fences = fences;
@@ -69,8 +76,11 @@ class ReplicaSetStatus {
                 .collect(Collectors.groupingBy(InstanceCondition::ordinal));
         List<InstanceRecord> inSet = records.stream().filter(r -> r.ordinal() < spec.getReplicas()).toList();
         Map<Integer, Fence> fenced = fences.fences(spec.getName()).stream().collect(Collectors.toMap(Fence::ordinal, f -> f));
-        // a fenced instance is kept out of the workload: never ready, whatever its last probe said
-        int ready = (int) inSet.stream().filter(r -> !fenced.containsKey(r.ordinal()))
+        List<Refusal> standing = refusals.refusals(spec.getName());
+        Map<Integer, Refusal> refused = standing.stream().collect(Collectors.toMap(Refusal::ordinal, r -> r));
+        // a fenced instance is kept out of the workload, a refused one is not admitted: never ready, whatever its last
+        // probe said
+        int ready = (int) inSet.stream().filter(r -> !fenced.containsKey(r.ordinal()) && !refused.containsKey(r.ordinal()))
                 .filter(r -> ready(r, byOrdinal.getOrDefault(r.ordinal(), List.of()))).count();
 
         Optional<Revision> current = revisions.currentRevision(spec.getName());
@@ -80,31 +90,53 @@ class ReplicaSetStatus {
         ReplicaSetView.RunningRollout rollout = rollouts.runningRolloutOf(spec.getName()).map(rollouts::summary).orElse(null);
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
-                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())),
+                        .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())), Optional.ofNullable(refused.get(r.ordinal())),
+                        drift(current, refused.get(r.ordinal())),
                         spec.slotSpec(r.ordinal()))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec), attestationPolicy(spec));
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing),
+                attestationPolicy(spec, pins.pinned(spec.getName()).size()));
     }
 
     /** What admission pins, in words; "ANY" visibly so, which the fleet validator allows only with the simulator. */
-    static String attestationPolicy(ReplicaSetSpec spec) {
+    static String attestationPolicy(ReplicaSetSpec spec, int pinnedByApprovers) {
         var attestation = spec.getAttestation();
         if (!attestation.isRequired()) {
             return "attestation not required";
         }
         int platforms = attestation.getPlatforms() == null ? 0 : attestation.getPlatforms().size();
         int keys = attestation.getKmsKeyIds() == null ? 0 : attestation.getKmsKeyIds().size();
-        return "platforms: " + (platforms == 0 ? "ANY (no MRTD/RTMR0-2 pinned: built-in simulator only)" : platforms + " pinned")
+        return "platforms: " + (platforms == 0 ? "ANY (no MRTD/RTMR0-2 pinned: built-in simulator only)" : platforms + " pinned"
+                + (pinnedByApprovers == 0 ? "" : ", " + pinnedByApprovers + " more pinned by approvers after refusals"))
                 + "; KMS key: " + (keys == 0 ? "ANY (none pinned: built-in simulator only)" : keys + " pinned");
     }
 
-    /** The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates. */
-    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec) {
-        return outages.outage(spec.getName())
-                .map(o -> List.of(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())))
-                .orElse(List.of());
+    /** The diff from the current revision to what a drifted, refused instance runs; null when it did not drift. */
+    private static String drift(Optional<Revision> current, Refusal refusal) {
+        return refusal == null || !refusal.drifted() ? null
+                : com.statefulcvm.fleet.ComposeText.diff(current.map(Revision::dockerCompose).orElse(""), refusal.runningCompose());
+    }
+
+    /**
+     * The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates;
+     * AttestationRefused while slots refused beyond the budget keep running unadmitted, each with its cause; Drifted
+     * while some of them run a compose changed behind our back (the diff is on each instance).
+     */
+    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing) {
+        List<ReplicaSetView.ConditionView> out = new java.util.ArrayList<>();
+        outages.outage(spec.getName()).ifPresent(o -> out.add(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())));
+        if (!standing.isEmpty()) {
+            out.add(new ReplicaSetView.ConditionView("AttestationRefused", true, SetConditions.refusedReason(spec, standing),
+                    standing.stream().map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
+        }
+        String drifted = SetConditions.driftedReason(spec, standing);
+        if (drifted != null) {
+            out.add(new ReplicaSetView.ConditionView("Drifted", true, drifted, standing.stream().filter(Refusal::drifted)
+                    .map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
+        }
+        return List.copyOf(out);
     }
 
     /** The fleet file's count, the scale that set the count, the retained slots and the running scale. */

@@ -5,6 +5,7 @@ import com.statefulcvm.fleet.InstanceCondition;
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.SlotSpec;
 import com.statefulcvm.fleet.admission.Fence;
+import com.statefulcvm.fleet.admission.Refusal;
 
 import java.time.Instant;
 import java.util.List;
@@ -16,7 +17,9 @@ import java.util.TreeMap;
  * What the API shows of a replica set; {@code instances} only on the detail read. {@code updatedReplicas} counts the
  * instances on the update revision (absent when that cannot be told without asking Phala, on the list read);
  * {@code rollout} is the running rollout, if any. {@code disruptionBudget} says how many slots may be down at once
- * ({@code DisruptionBudget}); {@code conditions} are the set's own: {@code Outage} while more slots are down than that.
+ * ({@code DisruptionBudget}); {@code conditions} are the set's own: {@code Outage} while more slots are down than that,
+ * {@code AttestationRefused} while refused slots keep running unadmitted because fencing them would exceed it,
+ * {@code Drifted} while some of them run a compose changed behind our back.
  * {@code attestationPolicy} says what admission pins: the platforms (MRTD, RTMR0-2) and the KMS key, or that any is
  * accepted (the built-in simulator only).
  */
@@ -46,22 +49,27 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
     record InstanceView(int ordinal, String name, String cvmId, String vmUuid, String instanceId, String status,
                         String composeHash, Boolean healthy, String condition, Instant observedAt,
                         Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
-                        String fenced, Instant fencedAt, String fencedBy, SlotConfigView config) {
+                        String fenced, Instant fencedAt, String fencedBy, String refused, Instant refusedAt, String drift,
+                        SlotConfigView config) {
 
         /**
          * {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). While it stands
          * the condition and the attestation verdict are the fence's: the failed verdict that fenced the slot, not the
          * latest observation (the stop the fence itself caused reads "Status stopped" and ends the boot the verdict
-         * spoke for, so the registry forgets it).
+         * spoke for, so the registry forgets it). {@code refusal}: the slot was refused but not fenced, the disruption
+         * budget allowing no more ("refused, kept running unadmitted (...): ..."). {@code drift}: the diff from the set's
+         * current revision to the compose the refused instance runs, when it was changed behind our back.
          */
-        static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, SlotSpec slot) {
+        static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, Optional<Refusal> refusal,
+                               String drift, SlotSpec slot) {
             boolean failedVerdictKept = Boolean.FALSE.equals(r.attested());
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
                     r.healthy(), fence.map(Fence::condition).orElse(r.condition()), r.observedAt(),
                     fence.isPresent() ? Boolean.FALSE : r.attested(), fence.map(Fence::reason).orElse(r.attestation()),
                     fence.map(f -> failedVerdictKept ? r.attestedAt() : f.fencedAt()).orElse(r.attestedAt()), conditions,
                     fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
-                    fence.map(Fence::fencedBy).orElse(null), SlotConfigView.of(slot));
+                    fence.map(Fence::fencedBy).orElse(null), refusal.map(Refusal::summary).orElse(null),
+                    refusal.map(Refusal::refusedAt).orElse(null), drift, SlotConfigView.of(slot));
         }
     }
 

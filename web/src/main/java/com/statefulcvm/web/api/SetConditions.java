@@ -4,6 +4,8 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.Refusal;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.Outage;
 import com.statefulcvm.fleet.budget.OutageRegistry;
@@ -12,6 +14,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,21 +23,26 @@ import java.util.stream.Collectors;
 /**
  * A set's conditions as one line each, for the dashboard: {@code Ready} (every replica ready), {@code Fenced} (slots
  * kept out of the workload after a failed attestation, until an operator readmits them) and {@code Outage} (more slots
- * down than the set's disruption budget tolerates: no heal acts on one slot, a lights-out recovery brings the set back).
+ * down than the set's disruption budget tolerates: no heal acts on one slot, a lights-out recovery brings the set back)
+ * and {@code AttestationRefused} (slots refused whose fence the disruption budget did not allow: they keep running,
+ * unadmitted, until an approver decides).
  */
 @Component
 class SetConditions {
 
     private final FenceRegistry fences;
+    private final RefusalRegistry refusals;
     private final OutageRegistry outages;
 
-    SetConditions(FenceRegistry fences, OutageRegistry outages) {
+    SetConditions(FenceRegistry fences, RefusalRegistry refusals, OutageRegistry outages) {
         this.fences = fences;
+        this.refusals = refusals;
         this.outages = outages;
     }
 
     List<Map<String, Object>> of(ReplicaSetSpec spec, List<InstanceRecord> records, ReplicaSetView view) {
         List<Fence> fenced = fences.fences(spec.getName());
+        List<Refusal> refused = refusals.refusals(spec.getName());
         List<InstanceRecord> inSet = records.stream().filter(r -> r.ordinal() < spec.getReplicas()).toList();
         // the health monitor's outage when it declared one; else the disruption budget over what the registry last saw
         // (a slot that is fenced, not running or unhealthy is down)
@@ -53,7 +61,34 @@ class SetConditions {
                 condition("Fenced", !fenced.isEmpty(), fenced.isEmpty() ? "no slot fenced"
                         : fenced.stream().map(f -> spec.getName() + "-" + f.ordinal() + ": " + f.summary()).collect(Collectors.joining("; "))),
                 condition("Outage", outage, declared.map(Outage::condition).orElse(outage
-                        ? judged.summary() + ": more than the set tolerates; start a lights-out recovery" : judged.summary())));
+                        ? judged.summary() + ": more than the set tolerates; start a lights-out recovery" : judged.summary())),
+                condition("AttestationRefused", !refused.isEmpty(), refused.isEmpty() ? "no refusal beyond the budget"
+                        : refusedReason(spec, refused)),
+                condition("Drifted", driftedReason(spec, refused) != null, Objects.requireNonNullElse(driftedReason(spec, refused),
+                        "every admitted instance runs a recorded revision")));
+    }
+
+    /**
+     * "db-1, db-2 run a compose changed behind our back ...: adopt it as a revision or roll back"; null without drift.
+     * Drift is what attestation proved: an instance refused for a compose none of our revisions has, whose measured
+     * compose hash is the app compose it publishes.
+     */
+    static String driftedReason(ReplicaSetSpec spec, List<Refusal> refused) {
+        List<String> slots = refused.stream().filter(Refusal::drifted).map(r -> spec.slotName(r.ordinal())).toList();
+        return slots.isEmpty() ? null : String.join(", ", slots) + (slots.size() == 1 ? " runs" : " run")
+                + " a compose changed behind our back (none of the set's revisions; the diff is on each instance): adopt it"
+                + " as a revision in Tasklist, or roll the recorded revision out again (POST .../rollbacks)";
+    }
+
+    /**
+     * "db-1: QUOTE_INVALID: ...; db-2: ...: kept running unadmitted, fencing them would exceed the disruption budget;
+     * decide in Tasklist (...)".
+     */
+    static String refusedReason(ReplicaSetSpec spec, List<Refusal> refused) {
+        return refused.stream().map(r -> spec.slotName(r.ordinal()) + ": " + r.reason()).collect(Collectors.joining("; "))
+                + ": kept running unadmitted, fencing " + (refused.size() == 1 ? "it" : "them") + " would exceed the disruption"
+                + " budget; decide in Tasklist (fence anyway, pin the platform they showed, adopt a compose changed behind our back,"
+                + " or wait)";
     }
 
     private static Map<String, Object> condition(String type, boolean status, String reason) {

@@ -23,7 +23,8 @@ import java.util.List;
 /**
  * Which verifier decides, and what it trusts. Intel's root is always pinned; the simulator's own root is added only
  * when the simulator runs in this application and is the Phala API it talks to (a loopback base-url), so simulated
- * evidence can never pass beside the real service.
+ * evidence can never pass beside the real service. A rehearsal of production against a standalone simulator names its
+ * trust anchor explicitly ({@link RehearsalTrustAnchor}), refused beside any Phala API that is not this machine.
  */
 @Configuration
 public class AttestationConfiguration {
@@ -61,6 +62,14 @@ public class AttestationConfiguration {
             // beside the real service, evidence signed by the simulator's own CA would pass as real TDX evidence
             log.warn("The embedded simulator runs, but orchestrator.phala.base-url ({}) is not this machine: its test root "
                     + "CA is not trusted for attestation", properties.getPhala().getBaseUrl());
+        }
+        X509Certificate rehearsal = RehearsalTrustAnchor.read(a.getRehearsalTrustAnchor(), properties.getPhala().getBaseUrl());
+        if (rehearsal != null) {
+            anchors.add(rehearsal);
+            log.warn("REHEARSAL: attestation trusts {} ({}) beside Intel's root, as orchestrator.attestation.rehearsal-trust-anchor"
+                    + " says; the Phala API is {} on this machine. Evidence it signs passes as real TDX evidence: never point"
+                    + " this deployment at the real Phala Cloud", rehearsal.getSubjectX500Principal().getName(),
+                    a.getRehearsalTrustAnchor(), properties.getPhala().getBaseUrl());
         }
         CollateralSource collateral = a.getPccsUrl() == null || a.getPccsUrl().isBlank()
                 ? null : PccsCollateralSource.create(a.getPccsUrl(), a.getTimeout());

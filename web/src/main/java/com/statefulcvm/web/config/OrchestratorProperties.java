@@ -211,7 +211,15 @@ public class OrchestratorProperties {
         private int guestAgentPort = 8090;
         @NotNull
         private Duration timeout = Duration.ofSeconds(10);
+        /**
+         * A rehearsal of production against a standalone simulator on this machine: the PEM file of its trust anchor
+         * ({@code curl $SIMULATOR/simulator/_admin/trust-anchor}), trusted beside Intel's root. Refused at start-up
+         * unless orchestrator.phala.base-url is a loopback address; logged at WARN at every start.
+         */
+        private String rehearsalTrustAnchor;
 
+        public String getRehearsalTrustAnchor() { return rehearsalTrustAnchor; }
+        public void setRehearsalTrustAnchor(String rehearsalTrustAnchor) { this.rehearsalTrustAnchor = rehearsalTrustAnchor; }
         public VerifierKind getVerifier() { return verifier; }
         public void setVerifier(VerifierKind verifier) { this.verifier = verifier; }
         public String getDstackVerifierUrl() { return dstackVerifierUrl; }

@@ -12,6 +12,7 @@ import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.healing.MonitorLeases;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import com.statefulcvm.web.config.HealingProperties;
@@ -95,7 +96,8 @@ public class HealthMonitorScheduler implements DisposableBean {
     private long nextLeasePass = System.nanoTime();
 
     public HealthMonitorScheduler(ReplicaSets replicaSets, InstanceRegistry registry, SlotHealthRegistry slotHealth,
-                                  FenceRegistry fences, HealStarter heals, OutageGuard outages, AdmissionStarter admissions,
+                                  FenceRegistry fences, RefusalRegistry refusals, HealStarter heals, OutageGuard outages,
+                                  AdmissionStarter admissions,
                                   RuntimeService runtime,
                                   MonitorLeases leases, PhalaCloudClient phala, InstanceHealth health,
                                   ObservedConditions conditions, HealingProperties settings, OrchestratorProperties properties,
@@ -120,7 +122,7 @@ public class HealthMonitorScheduler implements DisposableBean {
         ticker.setThreadNamePrefix("health-tick-");
         ticker.setDaemon(true);
         ticker.initialize();
-        this.runner = new RoundRunner(replicaSets, registry, slotHealth, fences, heals, admissions,
+        this.runner = new RoundRunner(replicaSets, registry, slotHealth, fences, refusals, heals, admissions,
                 new CvmSightings(phala, replicaSets, settings.getStatusBatchSize()),
                 new ProbeLimiter(health, settings.getMaxConcurrentProbes(), rounds),
                 new RoundEffects(leases, registry, slotHealth, conditions, heals, outages, admissions, effects, transactions, clock),

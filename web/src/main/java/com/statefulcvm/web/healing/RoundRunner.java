@@ -11,6 +11,8 @@ import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.Refusal;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.healing.SlotHealth;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import org.slf4j.Logger;
@@ -29,7 +31,7 @@ import java.util.concurrent.Executor;
 /**
  * Runs the rounds the scheduler says are due: first the reads all of them share ({@link #read}: the engine's running
  * procedures, the registry, one status batch from Phala), then each set's round ({@link #run}): what Phala shows of the
- * set ({@link CvmSightings}), the health counters and fences, the plan ({@link HealthRound#plan}), the probes
+ * set ({@link CvmSightings}), the health counters, fences and refusals, the plan ({@link HealthRound#plan}), the probes
  * ({@link ProbeLimiter}, no thread waits for them), the judgement and what it leads to ({@link RoundEffects}). When a
  * round is due is the scheduler's business, not this class's.
  */
@@ -41,6 +43,7 @@ class RoundRunner {
     private final InstanceRegistry registry;
     private final SlotHealthRegistry slotHealth;
     private final FenceRegistry fences;
+    private final RefusalRegistry refusals;
     private final HealStarter heals;
     private final AdmissionStarter admissions;
     private final CvmSightings sightings;
@@ -51,12 +54,13 @@ class RoundRunner {
 
     /** @param executor where a round goes on once its probes have answered */
     RoundRunner(ReplicaSets replicaSets, InstanceRegistry registry, SlotHealthRegistry slotHealth, FenceRegistry fences,
-                HealStarter heals, AdmissionStarter admissions, CvmSightings sightings, ProbeLimiter probes, RoundEffects effects,
+                RefusalRegistry refusals, HealStarter heals, AdmissionStarter admissions, CvmSightings sightings, ProbeLimiter probes, RoundEffects effects,
                 int fullListEvery, Executor executor) {
         this.replicaSets = replicaSets;
         this.registry = registry;
         this.slotHealth = slotHealth;
         this.fences = fences;
+        this.refusals = refusals;
         this.heals = heals;
         this.admissions = admissions;
         this.sightings = sightings;
@@ -132,12 +136,14 @@ class RoundRunner {
             }
             Map<Integer, SlotHealth> known = new HashMap<>();
             Map<Integer, Fence> fenced = new HashMap<>();
+            Map<Integer, Refusal> refused = new HashMap<>();
             if (mode == HealthRound.Mode.MONITOR) {
                 slotHealth.all(set).forEach(h -> known.put(h.ordinal(), h));
                 fences.fences(set).forEach(f -> fenced.put(f.ordinal(), f));
+                refusals.refusals(set).forEach(r -> refused.put(r.ordinal(), r));
             }
             HealthRound.Plan plan = HealthRound.plan(new HealthRound.Inputs(spec, mode, seen.cvms(), seen.boots(),
-                    shared.records().get(set), known, fenced, shared.engine().get(set), shared.admitting().get(set), start));
+                    shared.records().get(set), known, fenced, refused, shared.engine().get(set), shared.admitting().get(set), start));
             Map<Integer, CompletableFuture<ProbeResult>> probing = new HashMap<>();
             plan.probes().forEach((ordinal, cvm) -> probing.put(ordinal, probes.probe(spec, cvm)));
             CompletableFuture.allOf(probing.values().toArray(CompletableFuture[]::new)).whenCompleteAsync((ignored, failure) -> {

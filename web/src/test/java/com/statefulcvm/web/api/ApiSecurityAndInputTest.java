@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Who may call what, and how bad requests are refused without changing anything. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("e2e")
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class ApiSecurityAndInputTest {
 
     @DynamicPropertySource
@@ -163,6 +164,39 @@ class ApiSecurityAndInputTest {
         assertRefused(admin.postForEntity("/api/replica-sets/webdemo/rollouts", json("{\"dockerCompose\": null}"), String.class),
                 HttpStatus.BAD_REQUEST, "dockerCompose: is required");
         assertThat(runtime.createProcessInstanceQuery().count()).isEqualTo(before);
+    }
+
+    /**
+     * The fleet entry from a Terraform state (docs/terraform.md), over HTTP as an operator calls it with curl: the entry
+     * to paste, and a clear 400 naming the cause for a body that is no state or members named otherwise; the state's
+     * plaintext env values are neither answered nor logged.
+     */
+    @Test
+    void aFleetEntryFromATerraformStateNamesNoSecretAndRefusesWhatItCannotAdopt(
+            org.springframework.boot.test.system.CapturedOutput logs) throws Exception {
+        TestRestTemplate admin = http.withBasicAuth("admin", "admin");
+        String state = new String(getClass().getResourceAsStream("/terraform/consul-show.json").readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        ResponseEntity<String> entry = admin.postForEntity("/api/fleet-entries/from-terraform?workloadType=consul", json(state), String.class);
+        assertThat(entry.getStatusCode()).as(entry.getBody()).isEqualTo(HttpStatus.OK);
+        com.fasterxml.jackson.databind.JsonNode answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(entry.getBody());
+        assertThat(answer.get("replicaSet").asText()).isEqualTo("consul");
+        assertThat(answer.get("replicas").asInt()).isEqualTo(3);
+        assertThat(answer.get("fleetEntry").asText()).startsWith("# from phala_app.consul").contains("  docker-compose: |\n")
+                .contains("image: hashicorp/consul:1.20");
+        assertThat(entry.getBody() + logs.getAll()).doesNotContain("the-plaintext-secret-in-state");
+
+        String dbnodes = new String(getClass().getResourceAsStream("/terraform/dbnode-show.json").readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertRefused(admin.postForEntity("/api/fleet-entries/from-terraform?set=db", json(dbnodes), String.class),
+                HttpStatus.BAD_REQUEST, "members: dbnode-a, dbnode-b, dbnode-c of phala_app.consul are not named db-<ordinal>");
+        assertRefused(admin.postForEntity("/api/fleet-entries/from-terraform", json("{\"version\": 3}"), String.class),
+                HttpStatus.BAD_REQUEST, "is this a Terraform state?");
+        assertRefused(admin.postForEntity("/api/fleet-entries/from-terraform?workloadType=redis", json(state), String.class),
+                HttpStatus.BAD_REQUEST, "workloadType: must be one of");
+        assertThat(http.postForEntity("/api/fleet-entries/from-terraform", json(state), String.class).getStatusCode())
+                .isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(logs.getAll()).doesNotContain("the-plaintext-secret-in-state");
     }
 
     private static void assertRefused(ResponseEntity<String> response, HttpStatus status, String message) {

@@ -6,6 +6,8 @@ import com.statefulcvm.web.E2eSupport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.TaskService;
+import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.history.HistoricVariableInstance;
 import org.junit.jupiter.api.AfterEach;
@@ -54,10 +56,13 @@ class AdmissionEndToEndTest {
     TestRestTemplate http;
     @Autowired
     HistoryService history;
+    @Autowired
+    TaskService tasks;
 
     @AfterEach
     void honestAgain() {
-        for (String cvm : List.of("admit-stop-0", "admit-stop-1", "admit-drain-0", "admit-drain-1")) {
+        for (String cvm : List.of("admit-stop-0", "admit-stop-1", "admit-drain-0", "admit-drain-1", "admit-all-0", "admit-all-1",
+                "admit-all-2")) {
             http.postForEntity("/simulator/_admin/cvms/" + cvm + "/evidence", json(Map.of("tamper", "none")), String.class);
         }
         http.exchange("/simulator/_admin/timings", HttpMethod.PUT, json(Map.of("restartMs", 100)), String.class);
@@ -176,30 +181,218 @@ class AdmissionEndToEndTest {
      */
     @Test
     void aCvmReplacedBehindOurBackIsFencedNotAdmitted() throws Exception {
-        JsonNode before = awaitAdmitted("admit-bind", 0);
+        JsonNode before = awaitAdmitted("admit-replace", 0);
         HttpHeaders key = new HttpHeaders();
         key.set("X-API-Key", "test-key");
         key.set("Content-Type", "application/json");
         Instant at = Instant.now();
-        String appId = cvm("admit-bind-0").get("app_id").asText();
-        assertThat(http.exchange("/simulator/api/v1/cvms/admit-bind-0", HttpMethod.DELETE, new HttpEntity<>(key), String.class)
+        String appId = cvm("admit-replace-0").get("app_id").asText();
+        assertThat(http.exchange("/simulator/api/v1/cvms/admit-replace-0", HttpMethod.DELETE, new HttpEntity<>(key), String.class)
                 .getStatusCode().is2xxSuccessful()).isTrue();
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> new SimulatorView(http).cvmOrNull("admit-bind-0") == null);
+                .until(() -> new SimulatorView(http).cvmOrNull("admit-replace-0") == null);
         ResponseEntity<String> created = http.exchange("/simulator/api/v1/apps/" + appId.replace("app_", "") + "/instances",
-                HttpMethod.POST, new HttpEntity<>("{\"name\": \"admit-bind-0\"}", key), String.class);
+                HttpMethod.POST, new HttpEntity<>("{\"name\": \"admit-replace-0\"}", key), String.class);
         assertThat(created.getStatusCode().is2xxSuccessful()).as(created.getBody()).isTrue();
 
         JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> instance("admit-bind", 0), i -> i.hasNonNull("fenced"));
-        System.out.println("admit-bind-0 replaced behind our back: " + fenced.get("fenced").asText());
+                .until(() -> instance("admit-replace", 0), i -> i.hasNonNull("fenced"));
+        System.out.println("admit-replace-0 replaced behind our back: " + fenced.get("fenced").asText());
         assertThat(fenced.get("instanceId").asText()).isNotEqualTo(before.get("instanceId").asText());
         assertThat(fenced.get("fenced").asText()).startsWith("fenced (stopped): attestation failed: ADMISSION_REJECTED")
-                .contains("instance_id").contains("is not the one bound to admit-bind-0 (" + before.get("instanceId").asText().substring(0, 16));
-        assertThat(admissionOf("admit-bind/0", at).getEndActivityId()).isEqualTo("EndEvent_Fenced");
+                .contains("instance_id").contains("is not the one bound to admit-replace-0 (" + before.get("instanceId").asText().substring(0, 16));
+        assertThat(admissionOf("admit-replace/0", at).getEndActivityId()).isEqualTo("EndEvent_Fenced");
+    }
+
+    /**
+     * Every CVM of a set refused at once (tampered evidence on all three, each restarted behind our back, as after a
+     * platform change): a fence is a take-down, so the re-attestations fence at most the set's disruption budget (one
+     * of three); the other two keep running unadmitted, the set shows AttestationRefused naming each cause, and an
+     * approver is asked in Tasklist. Nothing more is stopped until the approver decides "fence": then both are fenced
+     * and stopped, naming the approver. Without the budget's look at the fence step, all three were stopped at once.
+     */
+    @Test
+    void everyCvmRefusedAtOnceFencesAtMostTheBudgetAndTheRestWaitForAnApprover() throws Exception {
+        SimulatorView simulator = new SimulatorView(http);
+        List<JsonNode> before = new java.util.ArrayList<>();
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            before.add(awaitAdmitted("admit-all", ordinal));
+        }
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            tamper("admit-all-" + ordinal, "signature");
+        }
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            restartBehindOurBack("admit-all-" + ordinal, before.get(ordinal));
+        }
+        long afterRestarts = simulator.lastEventSeq();
+
+        JsonNode refused = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-all"),
+                s -> count(s, "fenced") + count(s, "refused") == 3);
+        assertThat(count(refused, "fenced")).as("fenced: at most the budget's one").isEqualTo(1);
+        assertThat(count(refused, "refused")).isEqualTo(2);
+        JsonNode condition = setCondition(refused, "AttestationRefused");
+        System.out.println("admit-all, every CVM refused at once: " + condition.get("reason").asText());
+        assertThat(condition.get("reason").asText()).contains("QUOTE_INVALID").contains("kept running unadmitted")
+                .contains("decide in Tasklist");
+        for (JsonNode instance : refused.get("instances")) {
+            if (instance.hasNonNull("refused")) {
+                assertThat(instance.get("refused").asText()).startsWith("refused, kept running unadmitted");
+                assertThat(cvm(instance.get("name").asText()).get("status").asText()).isEqualTo("running");
+            }
+        }
+        Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
+                .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-all").singleResult(), t -> t != null);
+        assertThat(decision.getName()).isEqualTo("Decide on the instances of admit-all refused beyond the budget");
+        // the monitor holds them: no more stops, no heal, no re-attestation loop, for as many rounds as we watch
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).until(() ->
+                stoppedSince(simulator, afterRestarts).size() == 1 && heals("admit-all/0").isEmpty()
+                        && heals("admit-all/1").isEmpty() && heals("admit-all/2").isEmpty());
+        assertThat(tasks.createTaskQuery().processDefinitionKey("decide-attestation-refusals").count())
+                .as("one decision for the set, however many refusals").isEqualTo(1);
+
+        ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-all").completeTask(decision.getId(),
+                Map.of("decision", Map.of("value", "fence", "type", "String")));
+        assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
+        JsonNode fenced = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-all"),
+                s -> count(s, "fenced") == 3 && count(s, "refused") == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> stoppedSince(simulator, afterRestarts).size() == 3);
+        assertThat(fenced.get("instances").findValuesAsText("fenced")).filteredOn(f -> f.contains("by admin's decision")).hasSize(2);
+        assertThat(setCondition(fenced, "AttestationRefused")).isNull();
+    }
+
+    /**
+     * A platform change: admit-pin pins an older platform than the one its CVMs run, so all three are refused at their
+     * first attestation; one is fenced (the budget), two keep running refused. The approver chooses "pin": the platform
+     * their evidence showed is pinned with the approver's name, the two are attested again by the monitor and admitted,
+     * and the fenced one is admitted on its readmit. Nothing but the one fence stopped a CVM.
+     */
+    @Test
+    void aPlatformChangeIsResolvedByPinningThePlatformTheRefusedInstancesShowed() throws Exception {
+        JsonNode refused = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-pin"),
+                s -> count(s, "fenced") + count(s, "refused") == 3);
+        assertThat(count(refused, "fenced")).isEqualTo(1);
+        assertThat(setCondition(refused, "AttestationRefused").get("reason").asText()).contains("is none of the set's platforms");
+        Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
+                .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-pin").singleResult(), t -> t != null);
+        assertThat(String.valueOf(tasks.getVariable(decision.getId(), "refusedInstances"))).contains("its platform: MRTD ");
+        assertThat(String.valueOf(tasks.getVariable(decision.getId(), "pinnedPlatforms"))).contains("MRTD " + "a".repeat(96));
+
+        ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-pin").completeTask(decision.getId(),
+                Map.of("decision", Map.of("value", "pin", "type", "String")));
+        assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
+        JsonNode pinned = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-pin"),
+                s -> count(s, "refused") == 0 && s.get("readyReplicas").asInt() == 2);
+        System.out.println("admit-pin after the pin: " + pinned.get("attestationPolicy").asText());
+        assertThat(pinned.get("attestationPolicy").asText()).contains("1 more pinned by approvers after refusals");
+        int fencedOrdinal = -1;
+        for (JsonNode instance : pinned.get("instances")) {
+            if (instance.hasNonNull("fenced")) {
+                fencedOrdinal = instance.get("ordinal").asInt();
+            } else {
+                assertThat(instance.path("attested").asBoolean(false)).as(instance.get("name").asText() + " admitted").isTrue();
+            }
+        }
+        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-pin/instances/" + fencedOrdinal + "/readmit",
+                json(Map.of("reason", "the platform is pinned now")), String.class);
+        assertThat(readmit.getStatusCode()).as(readmit.getBody()).isEqualTo(HttpStatus.CREATED);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> set("admit-pin").get("readyReplicas").asInt() == 3);
+    }
+
+    /**
+     * A compose applied behind our back to every CVM of admit-drift through the Phala API (the call Terraform's provider
+     * and the SDK's updateDockerCompose make): each restarts with it and is refused at its re-attestation, one fenced
+     * (the budget), two kept running; the set is Drifted with the diff on each refused instance, and the approver's
+     * "adopt" makes the compose they run the set's revision: the two are admitted, the fenced one on its readmit.
+     */
+    @Test
+    void aComposeAppliedBehindOurBackToEveryCvmDriftsWithinTheBudgetAndIsAdoptedAsARevision() throws Exception {
+        SimulatorView simulator = new SimulatorView(http);
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            awaitAdmitted("admit-drift", ordinal);
+        }
+        long before = simulator.lastEventSeq();
+        String theirs = "services:\n  web:\n    image: nginxdemos/hello:0.4\n";
+        HttpHeaders yaml = new HttpHeaders();
+        yaml.set("X-API-Key", "test-key");
+        yaml.set("Content-Type", "text/yaml");
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            ResponseEntity<String> patched = http.exchange("/simulator/api/v1/cvms/admit-drift-" + ordinal + "/docker-compose",
+                    HttpMethod.PATCH, new HttpEntity<>(theirs, yaml), String.class);
+            assertThat(patched.getStatusCode().is2xxSuccessful()).as(patched.getBody()).isTrue();
+        }
+        JsonNode drifted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-drift"),
+                s -> count(s, "fenced") + count(s, "refused") == 3 && setCondition(s, "Drifted") != null);
+        assertThat(count(drifted, "fenced")).as("fenced: at most the budget's one").isEqualTo(1);
+        System.out.println("admit-drift: " + setCondition(drifted, "Drifted").get("reason").asText());
+        for (JsonNode instance : drifted.get("instances")) {
+            if (instance.hasNonNull("refused")) {
+                assertThat(instance.get("drift").asText()).contains("-    image: nginxdemos/hello:0.3").contains("+    image: nginxdemos/hello:0.4");
+            }
+        }
+        Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
+                .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-drift").singleResult(), t -> t != null);
+        assertThat(String.valueOf(tasks.getVariable(decision.getId(), "driftDiff"))).contains("+    image: nginxdemos/hello:0.4");
+        assertThat(stoppedSince(simulator, before, "admit-drift-")).hasSize(1);
+
+        ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-drift").completeTask(decision.getId(),
+                Map.of("decision", Map.of("value", "adopt", "type", "String")));
+        assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
+        JsonNode adopted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-drift"),
+                s -> count(s, "refused") == 0 && s.get("readyReplicas").asInt() == 2);
+        assertThat(setCondition(adopted, "Drifted")).isNull();
+        JsonNode revisions = JSON.readTree(admin().getForObject("/api/replica-sets/admit-drift/revisions", String.class));
+        System.out.println("admit-drift revisions after the adopt: " + revisions);
+        assertThat(revisions.toString()).contains("adopted: the compose");
+        int current = adopted.get("currentRevision").asInt();
+        assertThat(current).isGreaterThan(1);
+        assertThat(admin().getForObject("/api/replica-sets/admit-drift/revisions/" + current, String.class))
+                .contains("nginxdemos/hello:0.4").contains("\"createdBy\":\"admin\"");
+        int fencedOrdinal = -1;
+        for (JsonNode instance : adopted.get("instances")) {
+            fencedOrdinal = instance.hasNonNull("fenced") ? instance.get("ordinal").asInt() : fencedOrdinal;
+        }
+        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-drift/instances/" + fencedOrdinal + "/readmit",
+                json(Map.of("reason", "its compose is the set's revision now")), String.class);
+        assertThat(readmit.getStatusCode()).as(readmit.getBody()).isEqualTo(HttpStatus.CREATED);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> set("admit-drift").get("readyReplicas").asInt() == 3);
+        assertThat(stoppedSince(simulator, before, "admit-drift-")).as("only the budget's fence stopped a CVM").hasSize(1);
     }
 
     // --- helpers
+
+    private static long count(JsonNode set, String field) {
+        long n = 0;
+        for (JsonNode instance : set.get("instances")) {
+            n += instance.hasNonNull(field) ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static JsonNode setCondition(JsonNode set, String type) {
+        for (JsonNode condition : set.path("conditions")) {
+            if (type.equals(condition.path("type").asText())) {
+                return condition;
+            }
+        }
+        return null;
+    }
+
+    /** The CVMs of admit-all that went to "stopped" after the event {@code seq}. */
+    private static java.util.Set<String> stoppedSince(SimulatorView simulator, long seq) throws Exception {
+        return stoppedSince(simulator, seq, "admit-all-");
+    }
+
+    private static java.util.Set<String> stoppedSince(SimulatorView simulator, long seq, String prefix) throws Exception {
+        java.util.Set<String> stopped = new java.util.TreeSet<>();
+        for (JsonNode e : SimulatorView.of(simulator.eventsSince(seq), prefix)) {
+            if ("stopped".equals(e.get("to").asText())) {
+                stopped.add(e.get("cvm").asText());
+            }
+        }
+        return stopped;
+    }
 
     /** The slot's instance attested, healthy, and its verdict older than the boot marker's tolerance. */
     private JsonNode awaitAdmitted(String set, int ordinal) {

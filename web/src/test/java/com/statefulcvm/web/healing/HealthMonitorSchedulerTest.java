@@ -16,6 +16,7 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.scaling.ScaleRegistry;
 import com.statefulcvm.web.config.HealingProperties;
 import com.statefulcvm.web.config.OrchestratorProperties;
@@ -80,6 +81,7 @@ class HealthMonitorSchedulerTest {
     private final HealStarter heals = mock(HealStarter.class);
     private final AdmissionStarter admissions = mock(AdmissionStarter.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
+    private final RefusalRegistry refusals = mock(RefusalRegistry.class);
     private final com.statefulcvm.delegates.procedure.OutageGuard outages = new com.statefulcvm.delegates.procedure.OutageGuard(
             new com.statefulcvm.registry.JdbcOutageRegistry(db.jdbc, db.transactions), mock(RuntimeService.class, RETURNS_DEEP_STUBS),
             Clock.systemUTC());
@@ -196,7 +198,7 @@ class HealthMonitorSchedulerTest {
         StaticListableBeanFactory beans = new StaticListableBeanFactory();
         beans.addBean("meters", meters);
         ObjectProvider<MeterRegistry> meterProvider = beans.getBeanProvider(MeterRegistry.class);
-        HealthMonitorScheduler scheduler = new HealthMonitorScheduler(replicaSets, registry, slotHealth, fences, heals, outages, admissions,
+        HealthMonitorScheduler scheduler = new HealthMonitorScheduler(replicaSets, registry, slotHealth, fences, refusals, heals, outages, admissions,
                 mock(RuntimeService.class, RETURNS_DEEP_STUBS), leases, phala, health, conditions, settings,
                 new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider,
                 new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.registry.JdbcEffectIntentRegistry(db.dataSource),

@@ -11,6 +11,7 @@ import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.FenceRegistry;
+import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.healing.SlotHealthRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,12 +53,13 @@ class RoundRunnerTest {
     private final InstanceRegistry registry = mock(InstanceRegistry.class);
     private final SlotHealthRegistry slotHealth = mock(SlotHealthRegistry.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
+    private final RefusalRegistry refusals = mock(RefusalRegistry.class);
     private final HealStarter heals = mock(HealStarter.class);
     private final AdmissionStarter admissions = mock(AdmissionStarter.class);
     private final CvmSightings sightings = mock(CvmSightings.class);
     private final ProbeLimiter probes = mock(ProbeLimiter.class);
     private final RoundEffects effects = mock(RoundEffects.class);
-    private final RoundRunner runner = new RoundRunner(replicaSets, registry, slotHealth, fences, heals, admissions, sightings,
+    private final RoundRunner runner = new RoundRunner(replicaSets, registry, slotHealth, fences, refusals, heals, admissions, sightings,
             probes, effects, FULL_LIST_EVERY, Runnable::run);
 
     private final ReplicaSetSpec spec = new ReplicaSetSpec();
