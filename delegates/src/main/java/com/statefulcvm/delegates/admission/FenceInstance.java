@@ -39,7 +39,7 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE
  * "Fence the instance: keep it out of the workload" (attest-instance.bpmn, after a failed attestation, whichever
  * procedure asked for it). Records the fence with the verdict's reason, so that the set's status says "fenced:
  * attestation failed: ..." and the health monitor neither probes, counts nor heals the slot until an operator
- * readmits it. The fence is committed in its own transaction before any call to Phala. Under the set's
+ * readmits it. The fence is committed in its own transaction before any call that changes something at Phala. Under the set's
  * {@code attestation.on-failure}: STOP asks Phala to stop the CVM here (a hard stop: nothing on an instance we do not
  * trust is to be saved), and the diagram asks again ({@link ConfirmFencedStop}) until Phala shows it stopped; DRAIN
  * sets what the diagram's drain call (run-hook.bpmn, drain-&lt;workloadType&gt;) reads, and nothing rejoins it
@@ -104,7 +104,7 @@ public class FenceInstance implements JavaDelegate {
         Fence fence = standing.filter(f -> AttestInstance.FENCED.equals(execution.getVariable(AttestationVariables.ATTESTATION_CODE)))
                 .orElseGet(() -> new Fence(spec.getName(), ordinal, cvm.map(CvmInfo::instanceId).orElse(null), policy, reason,
                         clock.instant(), procedureOf(execution)));
-        // committed in its own transaction (the registry's), before any call to Phala: a stop that is not taken, or a
+        // committed in its own transaction (the registry's), before the stop is asked: a stop that is not taken, or a
         // job that is rolled back, still leaves the slot fenced, and the monitor keeps it out
         fences.save(fence);
         refusals.lift(spec.getName(), ordinal);
