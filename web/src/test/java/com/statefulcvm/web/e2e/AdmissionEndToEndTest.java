@@ -243,12 +243,14 @@ class AdmissionEndToEndTest {
         Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
                 .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-all").singleResult(), t -> t != null);
         assertThat(decision.getName()).isEqualTo("Decide on the instances of admit-all refused beyond the budget");
-        // the monitor holds them: no more stops, no heal, no re-attestation loop, for as many rounds as we watch
-        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).until(() ->
+        // first the fence's stop, however long the machine takes to get there; then that the monitor holds them: no
+        // more stops, no heal, no re-attestation loop, for as many rounds as we watch
+        await().atMost(Duration.ofSeconds(30)).until(() -> stoppedSince(simulator, afterRestarts).size() == 1);
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() ->
                 stoppedSince(simulator, afterRestarts).size() == 1 && heals("admit-all/0").isEmpty()
                         && heals("admit-all/1").isEmpty() && heals("admit-all/2").isEmpty());
-        assertThat(tasks.createTaskQuery().processDefinitionKey("decide-attestation-refusals").count())
-                .as("one decision for the set, however many refusals").isEqualTo(1);
+        assertThat(tasks.createTaskQuery().processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-all")
+                .count()).as("one decision for the set, however many refusals").isEqualTo(1);
 
         ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-all").completeTask(decision.getId(),
                 Map.of("decision", Map.of("value", "fence", "type", "String")));
@@ -333,7 +335,7 @@ class AdmissionEndToEndTest {
         Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
                 .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-drift").singleResult(), t -> t != null);
         assertThat(String.valueOf(tasks.getVariable(decision.getId(), "driftDiff"))).contains("+    image: nginxdemos/hello:0.4");
-        assertThat(stoppedSince(simulator, before, "admit-drift-")).hasSize(1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> stoppedSince(simulator, before, "admit-drift-").size() == 1);
 
         ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-drift").completeTask(decision.getId(),
                 Map.of("decision", Map.of("value", "adopt", "type", "String")));
