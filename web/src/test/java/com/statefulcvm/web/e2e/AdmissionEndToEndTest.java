@@ -325,7 +325,9 @@ class AdmissionEndToEndTest {
         }
         JsonNode drifted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-drift"),
                 s -> count(s, "fenced") + count(s, "refused") == 3 && setCondition(s, "Drifted") != null);
-        assertThat(count(drifted, "fenced")).as("fenced: at most the budget's one").isEqualTo(1);
+        // each CVM's update takes it down a moment: one fenced while another is still updating would exceed the budget,
+        // so it is none or one, as the machine's speed has it, never more
+        assertThat(count(drifted, "fenced")).as("fenced: at most the budget's one").isLessThanOrEqualTo(1);
         System.out.println("admit-drift: " + setCondition(drifted, "Drifted").get("reason").asText());
         for (JsonNode instance : drifted.get("instances")) {
             if (instance.hasNonNull("refused")) {
@@ -335,13 +337,14 @@ class AdmissionEndToEndTest {
         Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
                 .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-drift").singleResult(), t -> t != null);
         assertThat(String.valueOf(tasks.getVariable(decision.getId(), "driftDiff"))).contains("+    image: nginxdemos/hello:0.4");
-        await().atMost(Duration.ofSeconds(30)).until(() -> stoppedSince(simulator, before, "admit-drift-").size() == 1);
+        long fencedAtFirst = count(drifted, "fenced");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stoppedSince(simulator, before, "admit-drift-").size() == fencedAtFirst);
 
         ResponseEntity<String> done = new RolloutDriver(http, tasks, history, "admit-drift").completeTask(decision.getId(),
                 Map.of("decision", Map.of("value", "adopt", "type", "String")));
         assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
         JsonNode adopted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-drift"),
-                s -> count(s, "refused") == 0 && s.get("readyReplicas").asInt() == 2);
+                s -> count(s, "refused") == 0 && s.get("readyReplicas").asInt() == 3 - fencedAtFirst);
         assertThat(setCondition(adopted, "Drifted")).isNull();
         JsonNode revisions = JSON.readTree(admin().getForObject("/api/replica-sets/admit-drift/revisions", String.class));
         System.out.println("admit-drift revisions after the adopt: " + revisions);
@@ -350,16 +353,16 @@ class AdmissionEndToEndTest {
         assertThat(current).isGreaterThan(1);
         assertThat(admin().getForObject("/api/replica-sets/admit-drift/revisions/" + current, String.class))
                 .contains("nginxdemos/hello:0.4").contains("\"createdBy\":\"admin\"");
-        int fencedOrdinal = -1;
         for (JsonNode instance : adopted.get("instances")) {
-            fencedOrdinal = instance.hasNonNull("fenced") ? instance.get("ordinal").asInt() : fencedOrdinal;
+            if (instance.hasNonNull("fenced")) {
+                ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-drift/instances/"
+                        + instance.get("ordinal").asInt() + "/readmit", json(Map.of("reason", "its compose is the set's revision now")), String.class);
+                assertThat(readmit.getStatusCode()).as(readmit.getBody()).isEqualTo(HttpStatus.CREATED);
+            }
         }
-        ResponseEntity<String> readmit = admin().postForEntity("/api/replica-sets/admit-drift/instances/" + fencedOrdinal + "/readmit",
-                json(Map.of("reason", "its compose is the set's revision now")), String.class);
-        assertThat(readmit.getStatusCode()).as(readmit.getBody()).isEqualTo(HttpStatus.CREATED);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> set("admit-drift").get("readyReplicas").asInt() == 3);
-        assertThat(stoppedSince(simulator, before, "admit-drift-")).as("only the budget's fence stopped a CVM").hasSize(1);
+        assertThat(stoppedSince(simulator, before, "admit-drift-")).as("only the budget's fence stopped a CVM").hasSize((int) fencedAtFirst);
     }
 
     // --- helpers
