@@ -119,6 +119,7 @@ public class FleetValidator {
         com.statefulcvm.fleet.scaling.Scaling.problems(set.getScaling(), set.getReplicas(), MAX_REPLICAS).forEach(p::add);
         com.statefulcvm.fleet.lightsout.LightsOut.problems(set.getLightsOut()).forEach(p::add);
         validateInstances(set, p);
+        SlotMembers.problems(set.getName(), set.getMembers()).forEach(p::add);
         if (set.getEnvEncryptPublicKey() != null && !set.getEnvEncryptPublicKey().matches("^(0x)?[0-9a-fA-F]{64}$")) {
             p.add("envEncryptPublicKey", "must be the app's X25519 public key, 64 hex characters (was '" + set.getEnvEncryptPublicKey() + "')");
         }

@@ -1,6 +1,7 @@
 package com.statefulcvm.fleet;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,8 @@ public class ReplicaSetSpec {
      * rollouts of an app this deployment did not create; an app it created has the key recorded at creation.
      */
     private String envEncryptPublicKey;
+    /** CVMs of an adopted app not named {@code <set>-<ordinal>}: CVM name or id to the ordinal it fills ({@link SlotMembers}). */
+    private Map<String, Integer> members = new LinkedHashMap<>();
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
@@ -75,6 +78,7 @@ public class ReplicaSetSpec {
         copy.lightsOut = lightsOut;
         copy.instances = instances;
         copy.envEncryptPublicKey = envEncryptPublicKey;
+        copy.members = members;
         return copy;
     }
 
@@ -135,6 +139,10 @@ public class ReplicaSetSpec {
     public List<InstanceOverride> getInstances() { return instances; }
 
     public void setInstances(List<InstanceOverride> instances) { this.instances = instances; }
+
+    public Map<String, Integer> getMembers() { return members; }
+
+    public void setMembers(Map<String, Integer> members) { this.members = members; }
 
     public String getEnvEncryptPublicKey() { return envEncryptPublicKey; }
 

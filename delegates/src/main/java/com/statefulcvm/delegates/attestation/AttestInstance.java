@@ -61,32 +61,23 @@ public class AttestInstance implements JavaDelegate {
 
     private final SlotReader slots;
     private final ReplicaSets replicaSets;
-    private final GuestAgentClient guestAgent;
-    private final InstanceUrlTemplate urls;
-    private final AttestationVerifier verifier;
-    private final AttestationSettings settings;
+    private final EvidenceJudge judge;
     private final ReplicaSetObserver observer;
     private final FenceRegistry fences;
     private final RefusalRegistry refusals;
-    private final PinnedPlatforms pins;
     private final AdmittedIdentities identities;
     private final ExpectedComposeHashes expected;
     private final Clock clock;
 
-    public AttestInstance(SlotReader slots, ReplicaSets replicaSets, GuestAgentClient guestAgent, InstanceUrlTemplate urls,
-                          AttestationVerifier verifier, AttestationSettings settings, ReplicaSetObserver observer, FenceRegistry fences,
-                          RefusalRegistry refusals, PinnedPlatforms pins, AdmittedIdentities identities,
+    public AttestInstance(SlotReader slots, ReplicaSets replicaSets, EvidenceJudge judge, ReplicaSetObserver observer,
+                          FenceRegistry fences, RefusalRegistry refusals, AdmittedIdentities identities,
                           ExpectedComposeHashes expected, Clock clock) {
         this.refusals = refusals;
-        this.pins = pins;
         this.identities = identities;
         this.expected = expected;
         this.slots = slots;
         this.replicaSets = replicaSets;
-        this.guestAgent = guestAgent;
-        this.urls = urls;
-        this.verifier = verifier;
-        this.settings = settings;
+        this.judge = judge;
         this.observer = observer;
         this.fences = fences;
         this.clock = clock;
@@ -115,16 +106,15 @@ public class AttestInstance implements JavaDelegate {
             ExpectedComposeHashes.Expected intended = expected.of(step.spec(), step.cvm(), execution);
             String bound = boundInstanceId(execution, step.spec().getName(), ordinal, liftedBy);
             AdmissionRequest request = new AdmissionRequest(step.slot(), appId, intended.hashes(), bound, nonce.reportDataHex());
-            try {
-                if (intended.problem() != null) {
-                    decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of("no compose hash to expect: " + intended.problem()));
-                } else {
-                    Verdict verdict = verifier.verify(evidence(step, nonce), settings.options().apply(clock.instant()));
-                    checks = verdict.checks().stream().map(c -> c.name() + (c.passed() ? " ok" : " FAILED: " + c.reason()))
-                            .collect(Collectors.joining("\n"));
-                    AttestedIdentity identity = identityOf(verdict);
-                    execution.setVariable(AttestationVariables.ATTESTED_PLATFORM, platformOf(identity));
-                    decision = new AdmissionPolicy(withApprovedPins(step.spec().getName(), policy)).decide(request, identity);
+            if (intended.problem() != null) {
+                decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of("no compose hash to expect: " + intended.problem()));
+            } else {
+                EvidenceJudge.Judgement judged = judge.judge(step.spec(), step.cvm(), nonce, request);
+                decision = judged.decision();
+                checks = judged.checks();
+                AttestedIdentity identity = judged.identity();
+                if (identity != null) {
+                    execution.setVariable(AttestationVariables.ATTESTED_PLATFORM, EvidenceJudge.platformOf(identity));
                     if (!decision.admitted() && identity.evidenceValid() && intended.published() != null) {
                         // the compose it runs, proven by its measured hash: the drift an approver may adopt as a revision
                         String running = intended.published().ifMeasured(identity.composeHash());
@@ -135,10 +125,6 @@ public class AttestInstance implements JavaDelegate {
                     checks += "\nexpected compose hashes, from " + String.join(", ", intended.intended()) + " in dstack's app-compose form: "
                             + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
                 }
-            } catch (GuestAgentException e) {
-                decision = new AdmissionDecision(false, "EVIDENCE_UNAVAILABLE", List.of(e.getMessage()));
-            } catch (IllegalArgumentException malformed) {
-                decision = new AdmissionDecision(false, "QUOTE_INVALID", List.of("malformed evidence: " + malformed.getMessage()));
             }
         }
         record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
@@ -161,41 +147,6 @@ public class AttestInstance implements JavaDelegate {
             return requested;
         }
         return identities.admitted(set, ordinal).orElse(requested);
-    }
-
-    /** The platform measurements the evidence showed, in full, for an approver to compare and pin; null without them. */
-    static String platformOf(AttestedIdentity identity) {
-        return identity.mrtd() == null ? null
-                : new PlatformMeasurements(null, identity.mrtd(), identity.rtmr0(), identity.rtmr1(), identity.rtmr2()).full();
-    }
-
-    /**
-     * The set's policy with the platforms approvers pinned after refusals (decide-attestation-refusals.bpmn) accepted
-     * beside the fleet file's; a set that pins none accepts any platform already.
-     */
-    private AttestationSpec withApprovedPins(String set, AttestationSpec policy) {
-        if (policy.getPlatforms() == null || policy.getPlatforms().isEmpty()) {
-            return policy;
-        }
-        List<PlatformMeasurements> approved = pins.pinned(set).stream().map(PinnedPlatform::platform).toList();
-        return approved.isEmpty() ? policy : policy.withMorePlatforms(approved);
-    }
-
-    /** Fresh evidence from the CVM's guest agent, bound to this step's nonce. */
-    private Evidence evidence(SlotStep step, NonceBinding nonce) {
-        URI agent = urls.resolve(step.cvm(), settings.guestAgentPort(), "");
-        return Evidence.fromGetQuoteJson(guestAgent.getQuote(agent, nonce.reportDataHex()));
-    }
-
-
-    static AttestedIdentity identityOf(Verdict verdict) {
-        List<String> failed = verdict.checks().stream().filter(c -> !c.passed()).map(Check::name).toList();
-        var id = verdict.identity();
-        return new AttestedIdentity(verdict.valid(), failed,
-                id == null ? null : id.appId(), id == null ? null : id.composeHash(), id == null ? null : id.instanceId(),
-                id == null ? null : id.osImageHash(), id == null ? null : id.keyProviderName(), id == null ? null : id.keyProviderId(),
-                verdict.tcbStatus(), verdict.reportData(), id == null ? null : id.mrtd(), id == null ? null : id.rtmr0(),
-                id == null ? null : id.rtmr1(), id == null ? null : id.rtmr2());
     }
 
     /** @param liftedBy who lifts the slot's fence with this admission (a readmit, the lights-out override); null: none stands */

@@ -11,6 +11,8 @@ import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.RevisionHistory;
+import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.adoption.Adoptions;
 import com.statefulcvm.fleet.admission.AppCompose;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
@@ -18,6 +20,7 @@ import org.springframework.stereotype.Component;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -36,10 +39,12 @@ public class ExpectedComposeHashes {
 
     private final PhalaCloudClient phala;
     private final RevisionHistory revisions;
+    private final Adoptions adoptions;
 
-    public ExpectedComposeHashes(PhalaCloudClient phala, RevisionHistory revisions) {
+    public ExpectedComposeHashes(PhalaCloudClient phala, RevisionHistory revisions, Adoptions adoptions) {
         this.phala = phala;
         this.revisions = revisions;
+        this.adoptions = adoptions;
     }
 
     /**
@@ -66,7 +71,7 @@ public class ExpectedComposeHashes {
     }
 
     public Expected of(ReplicaSetSpec spec, CvmInfo cvm, DelegateExecution execution) {
-        Map<String, String> intended = intended(spec, execution);
+        Map<String, String> intended = intended(spec, cvm.name(), execution);
         if (intended.isEmpty()) {
             return new Expected(Set.of(), Set.of(), "no revision of " + spec.getName() + " is recorded: nothing is intended yet");
         }
@@ -89,19 +94,45 @@ public class ExpectedComposeHashes {
             ours.remove("bash_script");
             hashes.addAll(AppCompose.hashes(ours));
         }
-        boolean scriptBeside = published.get("pre_launch_script") instanceof String script && !script.isEmpty()
-                || published.containsKey("bash_script");
-        return new Expected(hashes, intended.keySet(), null, publishedCompose instanceof String text && !scriptBeside
-                ? new Published(text, AppCompose.hashes(published)) : null);
+        return new Expected(hashes, intended.keySet(), null, publishedOf(published));
     }
 
-    /** label to compose text: the set's current and update revisions, and each procedure's target up the call chain. */
-    private Map<String, String> intended(ReplicaSetSpec spec, DelegateExecution execution) {
+    /**
+     * What the CVM publishes it runs (its app compose from the attestation endpoint), whatever we intend: an adoption
+     * takes it as the set's first revision once the CVM's evidence measures one of its hashes. Null when nothing is
+     * published or a pre-launch script runs beside the compose.
+     *
+     * @throws PhalaApiException        when Phala cannot be read
+     * @throws IllegalArgumentException when the published app compose is not JSON
+     */
+    public Published publishedBy(CvmInfo cvm) {
+        Map<String, Object> published = published(cvm);
+        return published == null ? null : publishedOf(published);
+    }
+
+    private static Published publishedOf(Map<String, Object> published) {
+        boolean scriptBeside = published.get("pre_launch_script") instanceof String script && !script.isEmpty()
+                || published.containsKey("bash_script");
+        return published.get("docker_compose_file") instanceof String text && !scriptBeside
+                ? new Published(text, AppCompose.hashes(published)) : null;
+    }
+
+    /**
+     * label to compose text: the set's current and update revisions, the one the slot ran when its mixed set was
+     * adopted (until a rollout converges it), and each procedure's target up the call chain.
+     */
+    private Map<String, String> intended(ReplicaSetSpec spec, String slot, DelegateExecution execution) {
         Map<String, String> intended = new LinkedHashMap<>();
         revisions.currentRevision(spec.getName()).filter(r -> r.dockerCompose() != null)
                 .ifPresent(r -> intended.put("revision " + r.number() + " (current)", r.dockerCompose()));
         revisions.updateRevision(spec.getName()).filter(r -> r.dockerCompose() != null)
                 .ifPresent(r -> intended.putIfAbsent("revision " + r.number() + " (update)", r.dockerCompose()));
+        OptionalInt ordinal = Slots.ordinalOf(spec.getName(), slot);
+        if (ordinal.isPresent()) {
+            adoptions.adoption(spec.getName()).flatMap(a -> a.otherRevisionOf(ordinal.getAsInt()))
+                    .flatMap(n -> revisions.revision(spec.getName(), n)).filter(r -> r.dockerCompose() != null)
+                    .ifPresent(r -> intended.putIfAbsent("revision " + r.number() + " (what " + slot + " ran when adopted)", r.dockerCompose()));
+        }
         for (DelegateExecution level = execution.getProcessInstance(); level != null;
              level = level.getSuperExecution() == null ? null : level.getSuperExecution().getProcessInstance()) {
             Object target = level.getVariable(ProcedureVariables.TARGET_COMPOSE);

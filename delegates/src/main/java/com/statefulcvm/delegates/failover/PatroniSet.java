@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.failover;
 
+import com.statefulcvm.delegates.support.SetCvms;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
@@ -37,7 +38,7 @@ public class PatroniSet {
     }
 
     public Members members(ReplicaSetSpec spec) {
-        List<CvmInfo> slots = phala.listAppCvms(replicaSets.appId(spec)).stream()
+        List<CvmInfo> slots = SetCvms.asSlots(spec, phala.listAppCvms(replicaSets.appId(spec))).stream()
                 .filter(c -> c.name() != null && Slots.ordinalOf(spec.getName(), c.name()).isPresent())
                 .toList();
         return new Members(spec, slots, HookContext.ofSet(spec, slots, urls));

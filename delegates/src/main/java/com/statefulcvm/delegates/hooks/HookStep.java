@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.hooks;
 
+import com.statefulcvm.delegates.support.SetCvms;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.procedure.HookVariables;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
@@ -49,7 +50,7 @@ public abstract class HookStep implements JavaDelegate {
     public void execute(DelegateExecution execution) {
         ReplicaSetSpec spec = slots.spec(execution);
         String slot = slots.slot(execution);
-        HookContext context = new HookContext(spec, slot, slots.find(spec, slot), phala.listAppCvms(replicaSets.appId(spec)),
+        HookContext context = new HookContext(spec, slot, slots.find(spec, slot), SetCvms.asSlots(spec, phala.listAppCvms(replicaSets.appId(spec))),
                 (String) execution.getVariable(ProcedureVariables.TARGET_COMPOSE), urls);
         Answer answer;
         try {

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.rollout;
 
+import com.statefulcvm.delegates.support.SetCvms;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
@@ -120,7 +121,7 @@ public class DescribeLeaderStep implements TaskListener {
         String rule = "drain-patroni switches over to the healthy replica with the least lag, preferring one already updated";
         try {
             ReplicaSetSpec spec = replicaSets.spec((String) execution.getVariable(REPLICA_SET));
-            HookContext context = new HookContext(spec, leader, slots.find(spec, leader), phala.listAppCvms(replicaSets.appId(spec)),
+            HookContext context = new HookContext(spec, leader, slots.find(spec, leader), SetCvms.asSlots(spec, phala.listAppCvms(replicaSets.appId(spec))),
                     (String) execution.getVariable(TARGET_COMPOSE), urls);
             PatroniDrain.Decision decision = DecidePatroniDrain.decide(context);
             return switch (decision.kind()) {

@@ -67,7 +67,7 @@ public final class TaskDecisions {
     }
 
     /** The engine's authenticated user of this command; "unknown" when the task was completed without one. */
-    static String authenticatedUser(DelegateTask task) {
+    public static String authenticatedUser(DelegateTask task) {
         ProcessEngineServices services = task.getProcessEngineServices();
         IdentityService identity = services == null ? null : services.getIdentityService();
         Authentication authentication = identity == null ? null : identity.getCurrentAuthentication();

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.scale;
 
+import com.statefulcvm.delegates.support.SetCvms;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -73,7 +74,7 @@ public class ScalePlanning {
         ReplicaSetSpec spec = replicaSets.spec(set);
         Set<Integer> retained = scales.retained(set).stream().map(RetainedSlot::ordinal).collect(Collectors.toSet());
         Set<Integer> withCvm = new HashSet<>();
-        for (CvmInfo cvm : phala.listAppCvms(replicaSets.appId(spec))) {
+        for (CvmInfo cvm : SetCvms.asSlots(spec, phala.listAppCvms(replicaSets.appId(spec)))) {
             Slots.ordinalOf(set, cvm.name()).ifPresent(o -> {
                 if (!retained.contains(o) && !"deleting".equals(cvm.status())) {
                     withCvm.add(o);

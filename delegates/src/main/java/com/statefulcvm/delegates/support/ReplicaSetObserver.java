@@ -107,7 +107,7 @@ public class ReplicaSetObserver {
 
     private Map<Integer, CvmInfo> cvmsBySlot(ReplicaSetSpec spec) {
         Map<Integer, CvmInfo> bySlot = new HashMap<>();
-        for (CvmInfo cvm : phala.listAppCvms(replicaSets.appId(spec))) {
+        for (CvmInfo cvm : SetCvms.asSlots(spec, phala.listAppCvms(replicaSets.appId(spec)))) {
             Slots.ordinalOf(spec.getName(), cvm.name()).ifPresent(o -> bySlot.put(o, cvm));
         }
         return bySlot;

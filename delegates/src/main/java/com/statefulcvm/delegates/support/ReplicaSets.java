@@ -75,7 +75,7 @@ public class ReplicaSets {
     public Predicate<CvmInfo> orphanOf(ReplicaSetSpec spec) {
         boolean ownApp = (spec.getAppId() == null || spec.getAppId().isBlank())
                 && registry.createdAppId(spec.getName()).isPresent();
-        return cvm -> ownApp && Slots.ordinalOf(spec.getName(), cvm.name()).isEmpty() && !"deleting".equals(cvm.status());
+        return cvm -> ownApp && SetCvms.ordinalOf(spec, cvm).isEmpty() && !"deleting".equals(cvm.status());
     }
 
     public int ordinalOf(ReplicaSetSpec spec, String slot) {

@@ -6,13 +6,16 @@ import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.SlotMembers;
 import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.fleet.rollout.RolloutAction;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
 
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 
 /**
@@ -75,28 +78,24 @@ public class SlotReader {
     }
 
     /**
-     * The slot's CVM, by the id the registry knows and else by name (a replaced or newly created CVM has a new id);
-     * empty when Phala has no CVM of that name.
+     * The slot's CVM, by the id the registry knows, else by the slot's name, else by the name or id the fleet file's
+     * {@code members:} gives it (a replaced or newly created CVM has a new id), named after its slot; empty when Phala
+     * has none of them.
      */
     public Optional<CvmInfo> find(ReplicaSetSpec spec, String slot) {
-        String id = replicaSets.cvmIdOf(spec, slot);
-        try {
-            return Optional.of(phala.getCvm(id));
-        } catch (PhalaApiException e) {
-            if (!e.isNotFound()) {
-                throw e;
+        Set<String> refs = new LinkedHashSet<>();
+        refs.add(replicaSets.cvmIdOf(spec, slot));
+        refs.add(slot);
+        refs.addAll(SlotMembers.of(spec).keysOf(replicaSets.ordinalOf(spec, slot)));
+        for (String ref : refs) {
+            try {
+                return Optional.of(phala.getCvm(ref).withName(slot));
+            } catch (PhalaApiException e) {
+                if (!e.isNotFound()) {
+                    throw e;
+                }
             }
         }
-        if (id.equals(slot)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(phala.getCvm(slot));
-        } catch (PhalaApiException e) {
-            if (e.isNotFound()) {
-                return Optional.empty();
-            }
-            throw e;
-        }
+        return Optional.empty();
     }
 }

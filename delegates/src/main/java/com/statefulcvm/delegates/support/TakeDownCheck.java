@@ -63,7 +63,7 @@ public class TakeDownCheck {
 
     /** The budget's answer for taking {@code slot} down now, from the set's live state. */
     public DisruptionBudget.TakeDown judge(ReplicaSetSpec spec, UpdatePolicy policy, String slot) {
-        List<CvmInfo> cvms = phala.listAppCvms(sets.appId(spec));
+        List<CvmInfo> cvms = SetCvms.asSlots(spec, phala.listAppCvms(sets.appId(spec)));
         Set<Integer> fenced = fences.fences(spec.getName()).stream().map(Fence::ordinal).collect(Collectors.toSet());
         Map<Integer, CvmInfo> bySlot = new TreeMap<>();
         for (CvmInfo cvm : cvms) {

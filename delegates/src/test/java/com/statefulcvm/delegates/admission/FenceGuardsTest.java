@@ -10,6 +10,10 @@ import com.statefulcvm.connectors.health.InstanceUrlTemplate;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.attestation.AttestInstance;
+import com.statefulcvm.delegates.attestation.EvidenceJudge;
+import com.statefulcvm.delegates.attestation.ExpectedComposeHashes;
+import com.statefulcvm.fleet.admission.AdmittedIdentities;
+import com.statefulcvm.fleet.admission.PinnedPlatforms;
 import com.statefulcvm.delegates.attestation.AttestationSettings;
 import com.statefulcvm.delegates.support.PhalaEffects;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
@@ -108,9 +112,10 @@ class FenceGuardsTest {
     }
 
     private AttestInstance attestInstance() {
-        return new AttestInstance(slots, replicaSets, guestAgent, mock(InstanceUrlTemplate.class), verifier,
-                new AttestationSettings(8090, at -> null), observer, fences, refusals, mock(com.statefulcvm.fleet.admission.PinnedPlatforms.class), mock(com.statefulcvm.fleet.admission.AdmittedIdentities.class),
-                mock(com.statefulcvm.delegates.attestation.ExpectedComposeHashes.class), clock);
+        EvidenceJudge judge = new EvidenceJudge(guestAgent, mock(InstanceUrlTemplate.class), verifier,
+                new AttestationSettings(8090, at -> null), mock(PinnedPlatforms.class), clock);
+        return new AttestInstance(slots, replicaSets, judge, observer, fences, refusals, mock(AdmittedIdentities.class),
+                mock(ExpectedComposeHashes.class), clock);
     }
 
     @Test

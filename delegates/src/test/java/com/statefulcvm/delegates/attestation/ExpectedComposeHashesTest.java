@@ -34,7 +34,8 @@ class ExpectedComposeHashesTest {
 
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final RevisionHistory revisions = mock(RevisionHistory.class);
-    private final ExpectedComposeHashes expected = new ExpectedComposeHashes(phala, revisions);
+    private final com.statefulcvm.fleet.adoption.Adoptions adoptions = org.mockito.Mockito.mock(com.statefulcvm.fleet.adoption.Adoptions.class);
+    private final ExpectedComposeHashes expected = new ExpectedComposeHashes(phala, revisions, adoptions);
     private final ReplicaSetSpec spec = new ReplicaSetSpec();
     private final CvmInfo cvm = new CvmInfo("cvm_1", "kv-1", "a".repeat(40), "uuid", "i-1", "running", false, null, "reported-by-phala",
             null, null, null, null, null, null, null, null, null, null, null, null);

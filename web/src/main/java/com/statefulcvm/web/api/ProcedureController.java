@@ -63,6 +63,11 @@ class ProcedureController {
         return reportOf(ProcedureKind.LIGHTS_OUT, processInstanceId);
     }
 
+    @GetMapping("/adoptions/{processInstanceId}")
+    Object adoption(@PathVariable String processInstanceId) {
+        return reportOf(ProcedureKind.ADOPTION, processInstanceId);
+    }
+
     private Object reportOf(ProcedureKind kind, String pid) {
         access.requireReadHistory(kind.processKey(), "read " + kind.plural());
         HistoricProcessInstance procedure = history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult();

@@ -1,5 +1,6 @@
 package com.statefulcvm.web.api;
 
+import com.statefulcvm.delegates.procedure.AdoptionVariables;
 import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
@@ -28,7 +29,9 @@ public enum ProcedureKind {
     SCALE("scale", "scales", ScaleVariables.PROCESS_KEY, ScaleVariables.SCALE_RESULT,
             Reports.ScaleDetails.VARIABLES, Reports.ScaleDetails::of),
     LIGHTS_OUT("lights-out-recovery", "lights-out-recoveries", LightsOutVariables.PROCESS_KEY, LightsOutVariables.RESULT,
-            Reports.LightsOutDetails.VARIABLES, Reports.LightsOutDetails::of);
+            Reports.LightsOutDetails.VARIABLES, Reports.LightsOutDetails::of),
+    ADOPTION("adoption", "adoptions", AdoptionVariables.PROCESS_KEY, AdoptionVariables.ADOPTION_RESULT,
+            Reports.AdoptionDetails.VARIABLES, Reports.AdoptionDetails::of);
 
     private final String kind;
     private final String collection;
@@ -47,7 +50,7 @@ public enum ProcedureKind {
         this.details = details;
     }
 
-    /** What the API calls it: rollout, heal, failover, scale, lights-out-recovery. */
+    /** What the API calls it: rollout, heal, failover, scale, lights-out-recovery, adoption. */
     String kind() {
         return kind;
     }

@@ -1,7 +1,10 @@
 package com.statefulcvm.web.api;
 
 import com.statefulcvm.web.engine.ProcedureStartPlugin;
+import com.statefulcvm.delegates.procedure.AdoptionVariables;
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.fleet.adoption.Adoptions;
 import com.statefulcvm.registry.JdbcProcedureLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -39,11 +42,16 @@ public class ProcedureStarts {
     private final Map<String, ProcedureStartCheck> checks;
     private final ObjectProvider<MeterRegistry> meters;
     private final JdbcProcedureLock lock;
+    private final Adoptions adoptions;
+    private final ReplicaSets replicaSets;
 
-    ProcedureStarts(List<ProcedureStartCheck> checks, ObjectProvider<MeterRegistry> meters, JdbcProcedureLock lock) {
+    ProcedureStarts(List<ProcedureStartCheck> checks, ObjectProvider<MeterRegistry> meters, JdbcProcedureLock lock,
+                    Adoptions adoptions, ReplicaSets replicaSets) {
         this.checks = checks.stream().collect(Collectors.toMap(ProcedureStartCheck::processKey, Function.identity()));
         this.meters = meters;
         this.lock = lock;
+        this.adoptions = adoptions;
+        this.replicaSets = replicaSets;
     }
 
     /** The operator procedures: those with a start check, the only ones Tasklist offers to start. */
@@ -62,6 +70,7 @@ public class ProcedureStarts {
         try {
             requireDeclared(check, execution);
             lockUntilTransactionEnds(String.valueOf(start.text(ProcedureVariables.REPLICA_SET)), processKey);
+            requireAdopted(processKey, start.text(ProcedureVariables.REPLICA_SET));
             String businessKey = check.check(start);
             String given = execution.getProcessBusinessKey();
             if (given == null) {
@@ -76,6 +85,21 @@ public class ProcedureStarts {
             throw refused(start, new ProcedureStartRefused(problem.status(), problem.getMessage(), problem.detail()));
         } catch (ProcedureStartRefused refused) {
             throw refused(start, refused);
+        }
+    }
+
+    /**
+     * A set whose app was made elsewhere is only observed until an approver adopts it: every procedure but its
+     * adoption is refused, whoever starts it.
+     */
+    private void requireAdopted(String processKey, String set) {
+        if (set == null || AdoptionVariables.PROCESS_KEY.equals(processKey) || !replicaSets.exists(set)) {
+            return;
+        }
+        if (adoptions.awaitsAdoption(replicaSets.spec(set))) {
+            throw new ProcedureStartRefused(HttpStatus.CONFLICT, "replica set '" + set + "' runs in app "
+                    + replicaSets.spec(set).getAppId() + ", made elsewhere, and is not adopted yet: the orchestrator only observes it"
+                    + " until an approver accepts its adoption (adopt-replica-set in Tasklist, or POST /api/replica-sets/" + set + "/adoptions)");
         }
     }
 

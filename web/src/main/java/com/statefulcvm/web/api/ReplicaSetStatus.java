@@ -14,6 +14,7 @@ import com.statefulcvm.fleet.admission.PinnedPlatforms;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.Revision;
+import com.statefulcvm.fleet.adoption.Adoptions;
 import com.statefulcvm.fleet.RevisionHistory;
 import com.statefulcvm.delegates.procedure.ScaleVariables;
 import com.statefulcvm.fleet.scaling.ScaleRegistry;
@@ -46,9 +47,12 @@ class ReplicaSetStatus {
     private final PinnedPlatforms pins;
     private final OutageRegistry outages;
 
+    private final Adoptions adoptions;
+
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
                      RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences,
-                     RefusalRegistry refusals, PinnedPlatforms pins, OutageRegistry outages) {
+                     RefusalRegistry refusals, PinnedPlatforms pins, OutageRegistry outages, Adoptions adoptions) {
+        this.adoptions = adoptions;
         this.refusals = refusals;
         this.pins = pins;
         this.outages = outages;
@@ -120,12 +124,15 @@ class ReplicaSetStatus {
     }
 
     /**
-     * The set's own conditions: Outage while the health monitor sees more slots down than the budget tolerates;
+     * The set's own conditions: AwaitingAdoption while its app, made elsewhere, is only observed; Outage while the health monitor sees more slots down than the budget tolerates;
      * AttestationRefused while slots refused beyond the budget keep running unadmitted, each with its cause; Drifted
      * while some of them run a compose changed behind our back (the diff is on each instance).
      */
     private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing) {
         List<ReplicaSetView.ConditionView> out = new java.util.ArrayList<>();
+        if (adoptions.awaitsAdoption(spec)) {
+            out.add(new ReplicaSetView.ConditionView("AwaitingAdoption", true, SetConditions.awaitingAdoptionReason(spec), null));
+        }
         outages.outage(spec.getName()).ifPresent(o -> out.add(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())));
         if (!standing.isEmpty()) {
             out.add(new ReplicaSetView.ConditionView("AttestationRefused", true, SetConditions.refusedReason(spec, standing),

@@ -3,6 +3,7 @@ package com.statefulcvm.web.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.statefulcvm.delegates.procedure.AdoptionVariables;
 import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
@@ -82,7 +83,7 @@ public final class Reports {
     }
 
     /** What a kind of procedure was asked and decided, by the variables it keeps; each field is left out when absent. */
-    public sealed interface Details permits HealDetails, FailoverDetails, ScaleDetails, LightsOutDetails {
+    public sealed interface Details permits HealDetails, FailoverDetails, ScaleDetails, LightsOutDetails, AdoptionDetails {
     }
 
     @JsonInclude(NON_NULL)
@@ -124,6 +125,21 @@ public final class Reports {
             return new ScaleDetails(variable.apply(ScaleVariables.SCALE_REASON), variable.apply(ScaleVariables.CURRENT_REPLICAS),
                     variable.apply(ScaleVariables.REQUESTED_REPLICAS), variable.apply(ScaleVariables.DIRECTION),
                     variable.apply(ScaleVariables.SCALE_REFUSAL));
+        }
+    }
+
+    @JsonInclude(NON_NULL)
+    public record AdoptionDetails(Object reason, Object summary, Object survey, Object refusedSlots, Object fleetFileDiff,
+                                  Object adoptedRevision) implements Details {
+
+        static final List<String> VARIABLES = List.of(AdoptionVariables.ADOPTION_REASON, AdoptionVariables.ADOPTION_SUMMARY,
+                AdoptionVariables.ADOPTION_REPORT, AdoptionVariables.REFUSED_SLOTS, AdoptionVariables.FLEET_FILE_DIFF,
+                AdoptionVariables.ADOPTED_REVISION);
+
+        static AdoptionDetails of(Function<String, Object> variable) {
+            return new AdoptionDetails(variable.apply(AdoptionVariables.ADOPTION_REASON), variable.apply(AdoptionVariables.ADOPTION_SUMMARY),
+                    variable.apply(AdoptionVariables.ADOPTION_REPORT), variable.apply(AdoptionVariables.REFUSED_SLOTS),
+                    variable.apply(AdoptionVariables.FLEET_FILE_DIFF), variable.apply(AdoptionVariables.ADOPTED_REVISION));
         }
     }
 

@@ -2,6 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.adoption.Adoptions;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.Refusal;
@@ -21,7 +22,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A set's conditions as one line each, for the dashboard: {@code Ready} (every replica ready), {@code Fenced} (slots
+ * A set's conditions as one line each, for the dashboard: {@code AwaitingAdoption} (its app was made elsewhere and it
+ * is only observed until an approver adopts it), {@code Ready} (every replica ready), {@code Fenced} (slots
  * kept out of the workload after a failed attestation, until an operator readmits them) and {@code Outage} (more slots
  * down than the set's disruption budget tolerates: no heal acts on one slot, a lights-out recovery brings the set back)
  * and {@code AttestationRefused} (slots refused whose fence the disruption budget did not allow: they keep running,
@@ -33,8 +35,10 @@ class SetConditions {
     private final FenceRegistry fences;
     private final RefusalRegistry refusals;
     private final OutageRegistry outages;
+    private final Adoptions adoptions;
 
-    SetConditions(FenceRegistry fences, RefusalRegistry refusals, OutageRegistry outages) {
+    SetConditions(FenceRegistry fences, RefusalRegistry refusals, OutageRegistry outages, Adoptions adoptions) {
+        this.adoptions = adoptions;
         this.fences = fences;
         this.refusals = refusals;
         this.outages = outages;
@@ -55,6 +59,7 @@ class SetConditions {
                 .toList());
         Optional<Outage> declared = outages.outage(spec.getName());
         boolean outage = declared.isPresent() || (!inSet.isEmpty() && judged.outage());
+        boolean awaiting = adoptions.awaitsAdoption(spec);
         return List.of(
                 condition("Ready", view.readyReplicas() >= view.replicas(),
                         view.readyReplicas() + " of " + view.replicas() + " replicas ready"),
@@ -65,7 +70,14 @@ class SetConditions {
                 condition("AttestationRefused", !refused.isEmpty(), refused.isEmpty() ? "no refusal beyond the budget"
                         : refusedReason(spec, refused)),
                 condition("Drifted", driftedReason(spec, refused) != null, Objects.requireNonNullElse(driftedReason(spec, refused),
-                        "every admitted instance runs a recorded revision")));
+                        "every admitted instance runs a recorded revision")),
+                condition("AwaitingAdoption", awaiting, awaiting ? awaitingAdoptionReason(spec) : "managed by the orchestrator"));
+    }
+
+    /** Why a set is only observed: its app was made elsewhere and nobody has adopted it yet. */
+    static String awaitingAdoptionReason(ReplicaSetSpec spec) {
+        return "its app " + spec.getAppId() + " was made elsewhere: only observed, nothing is touched, until an approver"
+                + " accepts its adoption in Tasklist (adopt-replica-set)";
     }
 
     /**

@@ -3,6 +3,7 @@ package com.statefulcvm.web.bootstrap;
 import com.statefulcvm.connectors.phala.InstanceCreator;
 import com.statefulcvm.connectors.phala.PhalaApiException;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.delegates.procedure.AdoptionStarter;
 import com.statefulcvm.delegates.support.EffectOutcome;
 import com.statefulcvm.delegates.support.EffectScope;
 import com.statefulcvm.delegates.support.PhalaEffects;
@@ -18,6 +19,7 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.SlotSpec;
 import com.statefulcvm.fleet.RevisionHistory;
+import com.statefulcvm.fleet.adoption.Adoptions;
 import com.statefulcvm.web.config.FleetConfiguration.ValidatedFleet;
 import com.statefulcvm.web.config.OrchestratorProperties;
 import com.statefulcvm.web.status.ObservedConditions;
@@ -71,12 +73,17 @@ class FleetBootstrap {
     private final SlotProvisioner provisioner;
     private final InstanceCreator creator;
     private final PhalaEffects effects;
+    private final Adoptions adoptions;
+    private final AdoptionStarter adoptionStarter;
 
     FleetBootstrap(ValidatedFleet fleet, OrchestratorProperties properties, PhalaCloudClient phala,
                    InstanceRegistry registry, ReplicaSetObserver observer, ReplicaSets replicaSets, RevisionHistory revisions,
                    ObservedConditions conditions, RevisionComposeHashes composeHashes, PlatformTransactionManager transactions,
-                   ApplicationEventPublisher events, SlotProvisioner provisioner, PhalaEffects effects) {
+                   ApplicationEventPublisher events, SlotProvisioner provisioner, PhalaEffects effects, Adoptions adoptions,
+                   AdoptionStarter adoptionStarter) {
         this.effects = effects;
+        this.adoptions = adoptions;
+        this.adoptionStarter = adoptionStarter;
         this.fleet = fleet;
         this.properties = properties;
         this.phala = phala;
@@ -105,6 +112,11 @@ class FleetBootstrap {
 
     private void bootstrapEverySet() {
         for (ReplicaSetSpec fileSpec : fleet.fleet().getReplicaSets()) {
+            if (adoptions.awaitsAdoption(fileSpec)) {
+                // an app made elsewhere: what runs becomes its first revision only when an approver adopts it
+                observeAndProposeAdoption(fileSpec);
+                continue;
+            }
             ensureInitialRevision(fileSpec);
             // the desired count: a scale's, while the fleet file still says what it said then (docs/scaling.md)
             ReplicaSetSpec spec = replicaSets.spec(fileSpec.getName());
@@ -119,6 +131,29 @@ class FleetBootstrap {
                 // The orchestrator stays up (Cockpit, history, other sets); the set shows no instances until fixed.
                 log.error("Replica set '{}' could not be bootstrapped or observed: {}", spec.getName(), e.getMessage());
             }
+        }
+    }
+
+    /**
+     * A set whose app was made elsewhere is observed (its instances shown, nothing touched) and its adoption proposed in
+     * Tasklist, unless one is already waiting there.
+     */
+    private void observeAndProposeAdoption(ReplicaSetSpec fileSpec) {
+        ReplicaSetSpec spec = replicaSets.spec(fileSpec.getName());
+        try {
+            conditions.track(spec, observer.refresh(spec));
+        } catch (PhalaApiException e) {
+            log.error("Replica set '{}' (app {}, made elsewhere) could not be observed: {}", spec.getName(), spec.getAppId(), e.getMessage());
+        }
+        try {
+            if (!adoptionStarter.running(spec.getName())) {
+                String started = adoptionStarter.start(spec.getName(), AdoptionStarter.PROPOSED_AT_START_UP,
+                        "its app " + spec.getAppId() + " was made elsewhere and is not adopted yet");
+                log.info("Replica set '{}' runs in app {}, made elsewhere: only observed until its adoption {} is approved in Tasklist",
+                        spec.getName(), spec.getAppId(), started);
+            }
+        } catch (RuntimeException e) {
+            log.error("Could not propose the adoption of replica set '{}': {}", spec.getName(), e.getMessage());
         }
     }
 

@@ -5,6 +5,7 @@ import com.statefulcvm.connectors.phala.PhalaCloudClient;
 import com.statefulcvm.connectors.phala.model.BatchStatus;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.SetCvms;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Slots;
 import com.statefulcvm.fleet.admission.BootMarker;
@@ -100,7 +101,7 @@ class CvmSightings {
         }
         Map<Integer, CvmInfo> listed = new HashMap<>();
         try {
-            for (CvmInfo cvm : phala.listAppCvms(replicaSets.appId(spec))) {
+            for (CvmInfo cvm : SetCvms.asSlots(spec, phala.listAppCvms(replicaSets.appId(spec)))) {
                 Slots.ordinalOf(spec.getName(), cvm.name()).ifPresent(o -> listed.put(o, cvm));
             }
         } catch (PhalaApiException | IllegalStateException e) {

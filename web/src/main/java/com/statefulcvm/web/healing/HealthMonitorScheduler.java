@@ -11,6 +11,7 @@ import com.statefulcvm.delegates.support.InstanceHealth;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.fleet.InstanceRegistry;
 import com.statefulcvm.fleet.ReplicaSetSpec;
+import com.statefulcvm.fleet.adoption.Adoptions;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.healing.MonitorLeases;
@@ -95,6 +96,9 @@ public class HealthMonitorScheduler implements DisposableBean {
     private volatile ScheduledFuture<?> ticking;
     private long nextLeasePass = System.nanoTime();
 
+    private final Adoptions adoptions;
+    private final Set<String> adoptedSets = ConcurrentHashMap.newKeySet();
+
     public HealthMonitorScheduler(ReplicaSets replicaSets, InstanceRegistry registry, SlotHealthRegistry slotHealth,
                                   FenceRegistry fences, RefusalRegistry refusals, HealStarter heals, OutageGuard outages,
                                   AdmissionStarter admissions,
@@ -102,7 +106,8 @@ public class HealthMonitorScheduler implements DisposableBean {
                                   MonitorLeases leases, PhalaCloudClient phala, InstanceHealth health,
                                   ObservedConditions conditions, HealingProperties settings, OrchestratorProperties properties,
                                   PlatformTransactionManager transactions, Clock clock, ObjectProvider<MeterRegistry> meters,
-                                  PhalaEffects effects) {
+                                  PhalaEffects effects, Adoptions adoptions) {
+        this.adoptions = adoptions;
         this.replicaSets = replicaSets;
         this.runtime = runtime;
         this.settings = settings;
@@ -203,10 +208,23 @@ public class HealthMonitorScheduler implements DisposableBean {
     }
 
     private HealthRound.Mode modeOf(ReplicaSetSpec spec) {
-        if (settings.isEnabled() && spec.getAutoHealing().isEnabled()) {
+        // a set whose app was made elsewhere is only observed until it is adopted: no admission, fence or heal
+        if (settings.isEnabled() && spec.getAutoHealing().isEnabled() && adopted(spec)) {
             return HealthRound.Mode.MONITOR;
         }
         return observe.isEnabled() ? HealthRound.Mode.OBSERVE : null;
+    }
+
+    /** An adoption is never undone, so a set once seen adopted is not asked about again on this node. */
+    private boolean adopted(ReplicaSetSpec spec) {
+        if (adoptedSets.contains(spec.getName())) {
+            return true;
+        }
+        if (adoptions.awaitsAdoption(spec)) {
+            return false;
+        }
+        adoptedSets.add(spec.getName());
+        return true;
     }
 
     private Duration intervalOf(ReplicaSetSpec spec, HealthRound.Mode mode) {

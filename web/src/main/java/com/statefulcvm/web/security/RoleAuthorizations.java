@@ -1,5 +1,6 @@
 package com.statefulcvm.web.security;
 
+import com.statefulcvm.delegates.procedure.AdoptionVariables;
 import com.statefulcvm.delegates.procedure.FailoverVariables;
 import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
@@ -49,7 +50,7 @@ import java.util.TreeSet;
  * <p>On the process definitions of our procedures (every process this application deploys, built in or from the
  * processes directory: {@link ProcedureResources}, and the drain-/rejoin- procedures of the types named in {@code orchestrator.workload-types}), every role
  * reads the definition, its instances, their history and their tasks. Operators also start {@code rollout},
- * {@code heal}, {@code failover}, {@code scale} and {@code lights-out-recovery} (CREATE_INSTANCE, and CREATE on
+ * {@code heal}, {@code failover}, {@code scale}, {@code lights-out-recovery} and {@code adopt-replica-set} (CREATE_INSTANCE, and CREATE on
  * process instances: the engine asks for both); pause, resume and abort go through our API, which checks the role and
  * sends the message as the application. Approvers also claim and complete tasks (TASK_WORK: no variable writes, and
  * the completion itself accepts only the form's fields, ClosedTaskCompletions). Nobody but an admin updates, deletes,
@@ -60,9 +61,9 @@ import java.util.TreeSet;
 @Component
 public class RoleAuthorizations implements InitializingBean {
 
-    /** What an operator starts directly: rollouts, heals (and readmits), failovers, scales and lights-out recoveries. */
+    /** What an operator starts directly: rollouts, heals (and readmits), failovers, scales, lights-out recoveries, adoptions. */
     static final Set<String> STARTED_BY_OPERATORS = Set.of(RolloutVariables.PROCESS_KEY, HealVariables.HEAL_PROCESS,
-            FailoverVariables.PROCESS_KEY, ScaleVariables.PROCESS_KEY, LightsOutVariables.PROCESS_KEY);
+            FailoverVariables.PROCESS_KEY, ScaleVariables.PROCESS_KEY, LightsOutVariables.PROCESS_KEY, AdoptionVariables.PROCESS_KEY);
     private static final String ALL_TASKS_FILTER = "All tasks";
     private static final Logger log = LoggerFactory.getLogger(RoleAuthorizations.class);
 

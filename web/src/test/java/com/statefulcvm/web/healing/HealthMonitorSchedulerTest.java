@@ -202,7 +202,8 @@ class HealthMonitorSchedulerTest {
                 mock(RuntimeService.class, RETURNS_DEEP_STUBS), leases, phala, health, conditions, settings,
                 new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider,
                 new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.registry.JdbcEffectIntentRegistry(db.dataSource),
-                        Clock.systemUTC(), new com.statefulcvm.delegates.support.EffectSettings(null)));
+                        Clock.systemUTC(), new com.statefulcvm.delegates.support.EffectSettings(null)),
+                new com.statefulcvm.registry.JdbcAdoptions(db.jdbc, db.transactions));
         nodes.add(scheduler);
         scheduler.start();
         return scheduler;

@@ -48,6 +48,13 @@ public record CvmInfo(
         return STATUS_RUNNING.equals(status);
     }
 
+    /** The same CVM under another name: the slot it fills, for a member the fleet file maps by its own name or id. */
+    public CvmInfo withName(String slotName) {
+        return slotName.equals(name) ? this : new CvmInfo(id, slotName, appId, vmUuid, instanceId, status, inProgress, progress,
+                composeHash, resource, nodeInfo, os, kmsType, gateway, storageFs, diskSize, endpoints, publicUrls, createdAt,
+                updatedAt, composeFile);
+    }
+
     public String dockerCompose() {
         return composeFile == null ? null : composeFile.dockerComposeFile();
     }

@@ -129,6 +129,15 @@ export const PROCEDURES = {
     fields: async () => [field('Why', 'optional', reasonField())],
     body: form => reasonBody(form),
     path: set => `/replica-sets/${enc(set.name)}/lights-out-recovery`
+  },
+  adoption: {
+    title: 'Adopt',
+    noun: 'adoption',
+    long: 'Adopt the set (its app was made elsewhere): survey it, touching nothing, then an approver accepts what runs',
+    appliesTo: set => (set.conditions || []).some(c => c.type === 'AwaitingAdoption' && c.status),
+    fields: async () => [field('Why', 'optional', reasonField())],
+    body: form => reasonBody(form),
+    path: set => `/replica-sets/${enc(set.name)}/adoptions`
   }
 };
 

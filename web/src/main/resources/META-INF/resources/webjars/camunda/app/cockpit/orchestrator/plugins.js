@@ -297,7 +297,7 @@ const controlInstance = {
       if (!PROCEDURES[key]) {
         return;
       }
-      const kindPath = {rollout: 'rollouts', heal: 'heals', failover: 'failovers', scale: 'scales', 'lights-out-recovery': 'lights-out-recoveries'}[key];
+      const kindPath = {rollout: 'rollouts', heal: 'heals', failover: 'failovers', scale: 'scales', 'lights-out-recovery': 'lights-out-recoveries', adoption: 'adoptions'}[key];
       node.append(actionButton('list-alt', `Report of this ${PROCEDURES[key].noun}: steps, approvals, outcome`, async () => {
         const {body, close} = dialog('Report');
         try {
