@@ -84,8 +84,11 @@ describe("issue 18's answers, read by the SDK 0.2.9", () => {
     });
     assert.equal(raw.status, 465);
     const token = (await raw.json()).detail.details.find((d) => d.field === "commit_token").value;
+    // the simulated chain verifies the commit: the transaction must have been mined on the app's contract
+    const { transactionHash } = await admin("POST", `/apps/${appId}/on-chain-kms/transactions`,
+      { composeHash: required.compose_hash });
     const committed = await commitCvmUpdate(sdk, {
-      id: name, token, composeHash: required.compose_hash, transactionHash: `0x${"ab".repeat(32)}`,
+      id: name, token, composeHash: required.compose_hash, transactionHash,
     });
     assert.equal(committed.status, "in_progress");
     assert.match(committed.correlationId, /^[0-9a-f-]{36}$/);

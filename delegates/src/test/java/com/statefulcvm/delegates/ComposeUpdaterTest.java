@@ -125,6 +125,46 @@ class ComposeUpdaterTest {
         verify(phala, times(1)).commitUpdate("cvm_abc", "tok", "ab".repeat(32), "0x" + "cd".repeat(32));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            "466, has expired",
+            "467, failed verification",
+            "468, was not found on chain"})
+    void aCommitTheChainRefusesAsksAgainSayingWhyAndIsNeverSentAgainWithTheSameTransaction(int status, String why) {
+        ProcessInstanceStub rollout = new ProcessInstanceStub();
+        String transaction = "0x" + "cd".repeat(32);
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_STEP)).thenReturn(true);
+        when(execution.getProcessInstance()).thenReturn(rollout.execution);
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH)).thenReturn("ab".repeat(32));
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH)).thenReturn(transaction);
+        when(phala.updateDockerCompose("cvm_abc", NEW)).thenThrow(onChain465());
+        when(phala.commitUpdate("cvm_abc", "tok", "ab".repeat(32), transaction))
+                .thenThrow(new PhalaApiException(status, null, "refused", null, "POST", "/cvms/cvm_abc/commit-update", null));
+
+        assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW))
+                .isInstanceOfSatisfying(BpmnError.class, e -> assertThat(e.getMessage()).contains("asked again", why));
+
+        assertThat((String) rollout.variables.get(RolloutVariables.ON_CHAIN_REFUSAL))
+                .startsWith("Phala answered " + status).contains(why, transaction);
+        verify(rollout.execution).removeVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH);
+        verify(rollout.execution).removeVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH);
+        verify(phala, times(1)).commitUpdate(any(), any(), any(), any());
+    }
+
+    @Test
+    void aFirstAskHasNoRefusalToShow() {
+        ProcessInstanceStub rollout = new ProcessInstanceStub();
+        rollout.variables.put(RolloutVariables.ON_CHAIN_REFUSAL, "an earlier one");
+        when(execution.getVariable(RolloutVariables.ON_CHAIN_STEP)).thenReturn(true);
+        when(execution.getProcessInstance()).thenReturn(rollout.execution);
+        when(phala.updateDockerCompose("cvm_abc", NEW)).thenThrow(onChain465());
+
+        assertThatThrownBy(() -> updater.ensureUpdateRequested(execution, scope, cvm("running", false, OLD), NEW))
+                .isInstanceOf(BpmnError.class);
+
+        assertThat(rollout.variables).containsEntry(RolloutVariables.ON_CHAIN_REFUSAL, null);
+    }
+
     @Test
     void a465OutsideTheRolloutsOnChainStepFailsTheJobWithWhatToRegister() {
         when(phala.updateDockerCompose("cvm_abc", NEW)).thenThrow(onChain465());

@@ -44,7 +44,7 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.withVar
 @Deployment(resources = {"processes/rollout.bpmn", "processes/attest-instance.bpmn", "processes/run-hook.bpmn",
         "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-rollout.form",
         "processes/approve-next-instance.form", "processes/rollout-halted.form", "processes/hook-failed.form",
-        "processes/approve-leader.form"})
+        "processes/approve-leader.form", "processes/register-compose-hash.form"})
 class RolloutProcessTest {
 
     @RegisterExtension
@@ -806,5 +806,67 @@ class RolloutProcessTest {
         runWave();
         runWave();
         assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted").hasNotPassed("UserTask_ApproveLeaderStep");
+    }
+
+    @Test
+    void aCommitRefusedWith468ReopensTheRegistrationWithTheReasonAndIsNeverSentAgainWithThatTransaction() {
+        waves = List.of(List.of("webdemo-2"));
+        String refusedTx = "0x" + "68".repeat(32);
+        String goodTx = "0x" + "0d".repeat(32);
+        List<String> commits = new ArrayList<>();
+        com.statefulcvm.delegates.support.OnChainRegistrations onChain = new com.statefulcvm.delegates.support.OnChainRegistrations();
+        Mocks.register("requireTransactionHash", new com.statefulcvm.delegates.rollout.RequireTransactionHash());
+        Mocks.register("applyPlannedAction", (JavaDelegate) ex -> ex.setVariable("stage", onChain.send(ex, (String) ex.getVariable("slot"),
+                () -> {
+                    throw onChain465();
+                },
+                (required, transaction) -> {
+                    commits.add(transaction);
+                    if (transaction.equals(refusedTx)) {
+                        throw new com.statefulcvm.connectors.phala.PhalaApiException(468, null, "Compose hash not found on-chain",
+                                null, "POST", "/cvms/cvm_2/commit-update", null);
+                    }
+                    applied.add(ex.getVariable("slot") + "@committed");
+                    return "committed";
+                })));
+        ProcessInstance pi = startApproved();
+
+        runWave();
+        assertThat(pi).isWaitingAt("UserTask_RegisterComposeHash");
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "onChainRefusal")).isNull();
+        complete(task(), withVariables("transactionHash", refusedTx));
+
+        runWave();
+        assertThat(pi).isWaitingAt("UserTask_RegisterComposeHash");
+        org.assertj.core.api.Assertions.assertThat((String) taskService().getVariable(task().getId(), "onChainRefusal"))
+                .startsWith("Phala answered 468").contains("not found on chain", refusedTx);
+        org.assertj.core.api.Assertions.assertThat((String) runtimeService().getVariable(task().getExecutionId(), "stage"))
+                .contains("to be registered on chain again: Phala answered 468");
+        org.assertj.core.api.Assertions.assertThat(runtimeService().getVariable(pi.getId(), "onChainTransactionHash"))
+                .as("the refused transaction is forgotten").isNull();
+        complete(task(), withVariables("transactionHash", goodTx));
+
+        runWave();
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted");
+        that(commits).as("each transaction committed once").containsExactly(refusedTx, goodTx);
+        that(applied).containsExactly("webdemo-2@committed");
+        org.assertj.core.api.Assertions.assertThat(historyService().createHistoricDetailQuery().processInstanceId(pi.getId())
+                        .variableUpdates().list().stream()
+                        .map(d -> (org.camunda.bpm.engine.history.HistoricVariableUpdate) d)
+                        .filter(d -> "onChainRefusal".equals(d.getVariableName()) && d.getValue() != null)
+                        .map(d -> (String) d.getValue()))
+                .as("the reason stays in the history").singleElement().asString().startsWith("Phala answered 468");
+        org.assertj.core.api.Assertions.assertThat(String.valueOf(historyService().createHistoricVariableInstanceQuery()
+                        .processInstanceId(pi.getId()).variableName("decisions").singleResult().getValue()))
+                .contains("registered " + "ab".repeat(32) + " on chain: " + goodTx + " (asked again: Phala answered 468");
+    }
+
+    private static com.statefulcvm.connectors.phala.PhalaApiException onChain465() {
+        Map<String, com.fasterxml.jackson.databind.JsonNode> fields = Map.of(
+                "compose_hash", com.fasterxml.jackson.databind.node.TextNode.valueOf("ab".repeat(32)),
+                "app_id", com.fasterxml.jackson.databind.node.TextNode.valueOf("a".repeat(40)),
+                "commit_token", com.fasterxml.jackson.databind.node.TextNode.valueOf("tok"));
+        return new com.statefulcvm.connectors.phala.PhalaApiException(465, null, "register it", null, "PATCH",
+                "/cvms/cvm_2/docker-compose", fields, true, null);
     }
 }

@@ -15,6 +15,17 @@ public class PhalaApiException extends RuntimeException {
     public static final int NO_RESPONSE = 0;
     /** Non-standard: an on-chain KMS app's compose hash must be registered on chain first (SDK {@code updateDockerCompose}). */
     public static final int ON_CHAIN_HASH_REQUIRED = 465;
+    /*
+     * The refusals of phase 2 of an on-chain KMS update, as the CLI phala 1.1.18 names them after the SDK's
+     * confirmCvmPatch (deploy command): the SDK itself has no names for them and reads only the status
+     * (PhalaCloudError.status), so neither do these predicates read anything else.
+     */
+    /** 466: "Compose hash expired. Please retry the update from the beginning." */
+    public static final int COMPOSE_HASH_EXPIRED = 466;
+    /** 467: "Transaction verification failed on backend." */
+    public static final int TRANSACTION_VERIFICATION_FAILED = 467;
+    /** 468: "Compose hash not found on-chain." */
+    public static final int COMPOSE_HASH_NOT_FOUND_ON_CHAIN = 468;
 
     private final int status;
     private final String errorCode;
@@ -124,6 +135,26 @@ public class PhalaApiException extends RuntimeException {
     /** 465: the new compose hash must be registered on chain before the update can go on. */
     public boolean isOnChainHashRequired() {
         return status == ON_CHAIN_HASH_REQUIRED;
+    }
+
+    /** 466: the registration the commit relies on has expired; the update starts again from phase 1. */
+    public boolean isComposeHashExpired() {
+        return status == COMPOSE_HASH_EXPIRED;
+    }
+
+    /** 467: the service could not verify the commit's transaction; the same transaction hash will not do. */
+    public boolean isTransactionVerificationFailed() {
+        return status == TRANSACTION_VERIFICATION_FAILED;
+    }
+
+    /** 468: the compose hash is not on the app's contract, whatever the transaction said. */
+    public boolean isComposeHashNotFoundOnChain() {
+        return status == COMPOSE_HASH_NOT_FOUND_ON_CHAIN;
+    }
+
+    /** 466, 467 or 468: the service refused phase 2 of an on-chain KMS update for what the chain shows. */
+    public boolean isOnChainCommitRefused() {
+        return isComposeHashExpired() || isTransactionVerificationFailed() || isComposeHashNotFoundOnChain();
     }
 
     /** The 465's details as the SDK reads them; empty for any other answer or one without a compose hash and app id. */

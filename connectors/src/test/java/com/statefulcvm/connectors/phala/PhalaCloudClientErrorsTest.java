@@ -5,6 +5,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.patch;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -12,6 +13,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every error answer reaches the caller as one PhalaApiException with a readable message. */
 class PhalaCloudClientErrorsTest extends WireMockApiSupport {
@@ -101,6 +104,24 @@ class PhalaCloudClientErrorsTest extends WireMockApiSupport {
         assertThat(e.status()).isEqualTo(465);
         assertThat(e.isOnChainHashRequired()).isTrue();
         assertThat(e.isRetryable()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {466, 467, 468})
+    void eachRefusalOfAnOnChainCommitHasItsNameAndIsNeverSentAgain(int status) {
+        wm.stubFor(post(api("/cvms/c1/commit-update")).willReturn(status(status, "{\"detail\":\"refused\"}")));
+
+        PhalaApiException e = apiError(() -> client(new RetrySettings(3, Duration.ofMillis(5), Duration.ofMillis(50))).commitUpdate("c1", "tok", "ab".repeat(32), "0x" + "5e".repeat(32)));
+
+        assertThat(e.status()).isEqualTo(status);
+        assertThat(e.isOnChainCommitRefused()).isTrue();
+        assertThat(e.isComposeHashExpired()).isEqualTo(status == 466);
+        assertThat(e.isTransactionVerificationFailed()).isEqualTo(status == 467);
+        assertThat(e.isComposeHashNotFoundOnChain()).isEqualTo(status == 468);
+        assertThat(e.isOnChainHashRequired()).isFalse();
+        assertThat(e.isRetryable()).isFalse();
+        assertThat(e.isOutcomeUnknown()).as("a refusal: nothing was done").isFalse();
+        wm.verify(1, postRequestedFor(urlPathEqualTo(api("/cvms/c1/commit-update"))));
     }
 
     @Test

@@ -276,6 +276,24 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
     }
 
     @Test
+    void theCommitOfAnOnChainAppsNewInstanceSendsOnlyTheTokenAndTheHashes() {
+        wm.stubFor(post(api("/apps/" + HEX + "/instances"))
+                .willReturn(okJson("{\"id\":18,\"name\":\"db-fghij\",\"status\":\"pending\",\"vm_uuid\":\"u10\"}")));
+        String hash = "ab".repeat(32);
+        String transaction = "0x" + "cd".repeat(32);
+
+        CvmInfo cvm = clientWithoutRetries().createAppInstance(HEX,
+                AppInstanceRequest.of(3L, "services: {}", null).committing("tok", hash, transaction));
+        clientWithoutRetries().createAppInstance(HEX, AppInstanceRequest.onNode(3L).committing(null, hash, transaction));
+
+        assertThat(cvm.id()).as("the VM record's integer id, as text").isEqualTo("18");
+        wm.verify(postRequestedFor(urlEqualTo(api("/apps/" + HEX + "/instances"))).withRequestBody(equalToJson(
+                "{\"token\":\"tok\",\"compose_hash\":\"" + hash + "\",\"transaction_hash\":\"" + transaction + "\"}")));
+        wm.verify(postRequestedFor(urlEqualTo(api("/apps/" + HEX + "/instances"))).withRequestBody(equalToJson(
+                "{\"node_id\":3,\"compose_hash\":\"" + hash + "\",\"transaction_hash\":\"" + transaction + "\"}")));
+    }
+
+    @Test
     void renamePatchesTheNameAndReadsNoBody() {
         wm.stubFor(patch(api("/cvms/cvm_9/name")).willReturn(aResponse().withStatus(204)));
 

@@ -128,6 +128,8 @@ public final class RolloutVariables extends ProcedureVariables {
     public static final String ON_CHAIN_DEVICE_ID = "onChainDeviceId";
     public static final String ON_CHAIN_KMS_INFO = "onChainKmsInfo";
     public static final String ON_CHAIN_STATUS = "onChainStatus";
+    /** Why the task asks again: the service refused the last commit (466, 467, 468, ...); null on a first ask. */
+    public static final String ON_CHAIN_REFUSAL = "onChainRefusal";
     /** The person's answer in the task (a form field, local to the task). */
     public static final String TRANSACTION_HASH = "transactionHash";
     /** The registration the rollout holds: its transaction hash, and the compose hash it registered. */

@@ -74,7 +74,7 @@ public class ApplyPlannedAction implements JavaDelegate {
     private String carryOut(DelegateExecution execution, SlotState state, SlotReconciler.Apply decision) {
         String name = state.cvm().map(CvmInfo::name).orElse(null);
         return switch (decision) {
-            case CREATE_SURGE -> control.create(state);
+            case CREATE_SURGE -> control.create(execution, state);
             case REFRESH_ONLY -> "refresh: the CVM is not changed; it is re-attested and recorded on the target";
             case NOT_AN_UPDATE -> throw new IllegalArgumentException("action " + state.action() + " is not an instance update");
             case NO_CVM_TO_UPDATE -> throw new IllegalStateException(

@@ -51,7 +51,7 @@ public class AwaitCvmRunning implements JavaDelegate {
     /** @return what happened, in words for the process's {@code stage} variable */
     private String carryOut(DelegateExecution execution, SlotState state, SlotReconciler.Await decision) {
         return switch (decision) {
-            case CREATE -> control.create(state);
+            case CREATE -> control.create(execution, state);
             case WAIT_FOR_A_CVM -> "slot " + state.slot() + " has no CVM any more; waiting (the progress deadline hands it to the operator)";
             case DELETE_OLD_CVM -> "old CVM of " + state.slot() + " still present: " + control.delete(state);
             case UPDATE_ENV, LOOK_AT_ENV_UPDATE_AGAIN -> control.updateEnv(execution, state);

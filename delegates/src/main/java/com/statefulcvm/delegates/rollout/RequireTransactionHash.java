@@ -8,7 +8,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * "Register the compose hash on chain": the task completes only with a transaction hash ({@code 0x} and 32 bytes of
- * hex), which the rollout then holds for the compose hash the task showed, with who gave it and when.
+ * hex), which the rollout then holds for the compose hash the task showed, with who gave it and when, and why it
+ * was asked again when the service had refused the previous one.
  */
 @Component("requireTransactionHash")
 public class RequireTransactionHash implements TaskListener {
@@ -24,6 +25,8 @@ public class RequireTransactionHash implements TaskListener {
         task.getExecution().getProcessInstance().setVariable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH, hash);
         task.getExecution().getProcessInstance().setVariable(RolloutVariables.ON_CHAIN_REGISTERED_HASH,
                 task.getVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH));
-        TaskDecisions.record(task, "registered " + task.getVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH) + " on chain: " + hash);
+        Object refusal = task.getVariable(RolloutVariables.ON_CHAIN_REFUSAL);
+        TaskDecisions.record(task, "registered " + task.getVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH) + " on chain: " + hash
+                + (refusal == null ? "" : " (asked again: " + refusal + ")"));
     }
 }

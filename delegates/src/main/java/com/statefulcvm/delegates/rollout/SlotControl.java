@@ -33,9 +33,9 @@ public class SlotControl {
         this.restarts = restarts;
     }
 
-    /** Creates the slot's CVM on the target compose, unless one of that name exists. */
-    public String create(SlotState state) {
-        return provisioner.ensureCreated(state.scope(), state.spec(), state.slot(), state.cvm(), state.targetCompose());
+    /** Creates the slot's CVM on the target compose, unless one of that name exists (an on-chain app's 465 as an update's). */
+    public String create(DelegateExecution execution, SlotState state) {
+        return provisioner.ensureCreated(execution, state.scope(), state.spec(), state.slot(), state.cvm(), state.targetCompose());
     }
 
     /** Deletes the slot's CVM, unless it is being deleted or busy. */

@@ -56,7 +56,7 @@ public class StartScaledSlot implements JavaDelegate {
             // a retained CVM that failed attestation is not started again by a scale (the scale halts at its deadline)
             stage = slot + " is " + fence.get().summary() + ": a scale does not start a fenced CVM; delete it or readmit it first";
         } else if (cvm.isEmpty()) {
-            stage = provisioner.ensureCreated(scope, spec, slot, cvm, (String) execution.getVariable(TARGET_COMPOSE));
+            stage = provisioner.ensureCreated(execution, scope, spec, slot, cvm, (String) execution.getVariable(TARGET_COMPOSE));
         } else if (cvm.get().isRunning() || !cvm.get().isSettled()) {
             stage = "CVM " + slot + " is " + cvm.get().status() + "; waiting for it to run";
         } else {

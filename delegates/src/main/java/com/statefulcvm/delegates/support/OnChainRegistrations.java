@@ -22,10 +22,15 @@ import java.util.regex.Pattern;
  * contract's allow-list is the app's, not one CVM's), in the Tasklist task "Register the compose hash on chain"; its
  * transaction hash is kept on the rollout, and each CVM's update is then committed with it ({@code POST
  * /cvms/{id}/commit-update} with the 465's one-time token, SDK {@code commitCvmUpdate}; or the SDK's phase 2 of the same
- * call when the 465 carried no token). A commit the service still refuses asks the person again.
+ * call when the 465 carried no token). A new instance of such an app goes the same way ({@code POST
+ * /apps/{id}/instances}, committed by the same call with the 465's token).
+ * <p>
+ * A commit the service refuses (466 expired, 467 verification failed, 468 not found on chain, {@link OnChainRefusal})
+ * is never sent again with the same transaction: the rollout forgets it and asks again, saying why
+ * ({@value RolloutVariables#ON_CHAIN_REFUSAL}, shown in the task, kept in the history and in the stage).
  * <p>
  * Only a step that declares {@value RolloutVariables#ON_CHAIN_STEP} (rollout.bpmn's slot update, which catches the error) gets the
- * task; elsewhere a 465 fails the job with what to register, as an incident.
+ * task; elsewhere a 465 fails the job with what to register and how to give the transaction, as an incident.
  */
 @Component
 public class OnChainRegistrations {
@@ -45,28 +50,30 @@ public class OnChainRegistrations {
      * @param commit phase 2 for this update: (the 465's details, the transaction hash) to the outcome
      */
     public <T> T send(DelegateExecution execution, CvmInfo cvm, Supplier<T> update, Commit<T> commit) {
+        return send(execution, cvm.name(), update, commit);
+    }
+
+    /** As above for what has no CVM yet: {@code subject} names it (a slot whose CVM is being created). */
+    public <T> T send(DelegateExecution execution, String subject, Supplier<T> update, Commit<T> commit) {
         try {
             return update.get();
         } catch (PhalaApiException e) {
             OnChainHashRequired required = e.onChainHashRequired().orElseThrow(() -> e);
             Optional<String> transaction = transactionFor(execution, required.composeHash());
             if (transaction.isEmpty()) {
-                throw askForRegistration(execution, cvm, required);
+                throw askForRegistration(execution, subject, required, null);
             }
             try {
                 T outcome = commit.commit(required, transaction.get());
-                log.info("Committed the update of {} to compose hash {} with transaction {}", cvm.name(),
-                        required.composeHash(), transaction.get());
+                log.info("Committed {} at compose hash {} with transaction {}", subject, required.composeHash(),
+                        transaction.get());
                 return outcome;
             } catch (PhalaApiException refused) {
-                if (refused.isOnChainHashRequired() || refused.status() == 400) {
-                    // the transaction does not register this hash (or no longer): ask again
-                    log.warn("Phala refused the commit of {}'s update with transaction {}: {}", cvm.name(), transaction.get(),
-                            refused.getMessage());
-                    forget(execution);
-                    throw askForRegistration(execution, cvm, required);
-                }
-                throw refused;
+                String reason = OnChainRefusal.of(refused, required, transaction.get()).orElseThrow(() -> refused);
+                log.warn("Phala refused the commit of {} with transaction {}: {}", subject, transaction.get(), refused.getMessage());
+                // the transaction is not sent again: the next run of the step asks phase 1 afresh, with a new one
+                forget(execution);
+                throw askForRegistration(execution, subject, required, reason);
             }
         }
     }
@@ -92,14 +99,19 @@ public class OnChainRegistrations {
         return text instanceof String s && TX.matcher(s.trim()).matches();
     }
 
-    private RuntimeException askForRegistration(DelegateExecution execution, CvmInfo cvm, OnChainHashRequired required) {
+    /** {@code refusal}: why the last commit was refused, null on the first ask for this registration. */
+    private RuntimeException askForRegistration(DelegateExecution execution, String subject, OnChainHashRequired required,
+                                                String refusal) {
         String message = "compose hash " + required.composeHash() + " of app " + required.appId()
                 + " must be registered on chain: " + required.contractCall() + " on " + required.appContractAddress();
         if (!Boolean.TRUE.equals(execution.getVariable(RolloutVariables.ON_CHAIN_STEP))) {
-            return new IllegalStateException("Phala answered 465 for " + cvm.name() + ": " + message
-                    + "; register it, then retry this job");
+            return new IllegalStateException((refusal == null ? "Phala answered 465 for " + subject : refusal
+                    + "; for " + subject) + ": " + message + "; register it, set the process variables "
+                    + RolloutVariables.ON_CHAIN_REGISTERED_HASH + " = " + required.composeHash() + " and "
+                    + RolloutVariables.ON_CHAIN_TRANSACTION_HASH + " = the transaction's hash, then retry this job");
         }
         VariableScope rollout = execution.getProcessInstance();
+        rollout.setVariable(RolloutVariables.ON_CHAIN_REFUSAL, refusal);
         rollout.setVariable(RolloutVariables.ON_CHAIN_COMPOSE_HASH, required.composeHash());
         rollout.setVariable(RolloutVariables.ON_CHAIN_APP_ID, required.appId());
         rollout.setVariable(RolloutVariables.ON_CHAIN_CONTRACT, required.appContractAddress());
@@ -107,8 +119,8 @@ public class OnChainRegistrations {
         rollout.setVariable(RolloutVariables.ON_CHAIN_DEVICE_ID, required.deviceId());
         rollout.setVariable(RolloutVariables.ON_CHAIN_KMS_INFO, required.kmsInfo());
         rollout.setVariable(RolloutVariables.ON_CHAIN_STATUS, required.onchainStatus());
-        log.info("Update of {} waits for its compose hash on chain: {}", cvm.name(), message);
-        return new BpmnError(ERROR_CODE, message);
+        log.info("{} waits for its compose hash on chain: {}{}", subject, message, refusal == null ? "" : " (" + refusal + ")");
+        return new BpmnError(ERROR_CODE, refusal == null ? message : message + "; asked again: " + refusal);
     }
 
     private static void forget(DelegateExecution execution) {

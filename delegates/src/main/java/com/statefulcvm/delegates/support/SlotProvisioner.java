@@ -6,6 +6,7 @@ import com.statefulcvm.connectors.phala.model.AppInstanceRequest;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.SlotSpec;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -31,30 +32,34 @@ public class SlotProvisioner {
     private final PhalaEffects effects;
     private final ReplicaSets replicaSets;
     private final InstanceCreator creator;
+    private final OnChainRegistrations onChain;
 
-    public SlotProvisioner(PhalaEffects effects, ReplicaSets replicaSets, PhalaCloudClient phala) {
+    public SlotProvisioner(PhalaEffects effects, ReplicaSets replicaSets, PhalaCloudClient phala, OnChainRegistrations onChain) {
         this.effects = effects;
         this.replicaSets = replicaSets;
         this.creator = new InstanceCreator(phala);
+        this.onChain = onChain;
     }
 
     /**
      * A new CVM named after the slot under the set's app, on the slot's node when its override names one
-     * ({@link ReplicaSetSpec#slotSpec}). {@code compose} null copies the app's template.
+     * ({@link ReplicaSetSpec#slotSpec}). {@code compose} null copies the app's template. An on-chain KMS app's 465 is
+     * committed with the procedure's registration of that compose hash, or asks for one ({@link OnChainRegistrations}:
+     * the Tasklist task inside a rollout's slot update, an incident naming what to register elsewhere).
      * @return what happened, in words for the process's {@code stage} variable
      */
-    public String ensureCreated(EffectScope scope, ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose) {
-        return ensureCreated(scope, spec, slot, existing, compose, null);
-    }
-
-    /** As above, with the environment already encrypted to the app's key (null: the app template's). */
-    public String ensureCreated(EffectScope scope, ReplicaSetSpec spec, String slot, Optional<CvmInfo> existing, String compose,
-                                String encryptedEnv) {
+    public String ensureCreated(DelegateExecution execution, EffectScope scope, ReplicaSetSpec spec, String slot,
+                                Optional<CvmInfo> existing, String compose) {
         if (existing.isPresent()) {
             return "CVM " + slot + " exists (" + existing.get().status() + "); not created again";
         }
         SlotSpec slotSpec = spec.slotSpec(replicaSets.ordinalOf(spec, slot));
-        EffectOutcome outcome = effects.create(scope, () -> create(spec, slot, slotSpec, compose, encryptedEnv, CREATE_WAIT_IN_A_JOB));
+        Long nodeId = slotSpec.nodeId() == null ? null : slotSpec.nodeId().longValue();
+        AppInstanceRequest request = AppInstanceRequest.of(nodeId, compose, null);
+        EffectOutcome outcome = onChain.send(execution, slot,
+                () -> effects.create(scope, () -> create(spec, slot, request, CREATE_WAIT_IN_A_JOB)),
+                (required, transaction) -> effects.create(scope, () -> create(spec, slot,
+                        request.committing(required.commitToken(), required.composeHash(), transaction), CREATE_WAIT_IN_A_JOB)));
         if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
             log.info("Created CVM {} in slot of replica set '{}'{}", slot, spec.getName(),
                     slotSpec.nodeId() == null ? "" : " on node " + slotSpec.nodeId());
@@ -70,8 +75,11 @@ public class SlotProvisioner {
     public CvmInfo create(ReplicaSetSpec spec, String slot, SlotSpec slotSpec, String compose, String encryptedEnv,
                           Duration maxWait) {
         Long nodeId = slotSpec.nodeId() == null ? null : slotSpec.nodeId().longValue();
-        return creator.create(replicaSets.appId(spec), slot, AppInstanceRequest.of(nodeId, compose, encryptedEnv),
-                replicaSets.orphanOf(spec), maxWait);
+        return create(spec, slot, AppInstanceRequest.of(nodeId, compose, encryptedEnv), maxWait);
+    }
+
+    private CvmInfo create(ReplicaSetSpec spec, String slot, AppInstanceRequest request, Duration maxWait) {
+        return creator.create(replicaSets.appId(spec), slot, request, replicaSets.orphanOf(spec), maxWait);
     }
 
     /** Asks Phala to delete the CVM unless it is already being deleted or busy. */

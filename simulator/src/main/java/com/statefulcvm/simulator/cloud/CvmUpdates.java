@@ -20,12 +20,13 @@ final class CvmUpdates {
     private final CvmDirectory directory;
     private final RevisionHistory revisions;
     private final OperationRunner runner;
-    private final OnChainCommits onChain = new OnChainCommits();
+    private final OnChainCommits onChain;
 
-    CvmUpdates(CvmDirectory directory, RevisionHistory revisions, OperationRunner runner) {
+    CvmUpdates(CvmDirectory directory, RevisionHistory revisions, OperationRunner runner, OnChainCommits onChain) {
         this.directory = directory;
         this.revisions = revisions;
         this.runner = runner;
+        this.onChain = onChain;
     }
 
     /**
@@ -77,15 +78,10 @@ final class CvmUpdates {
     /** {@code POST /cvms/{id}/commit-update}: phase 2 with the one-time token a 465 gave. */
     UpdateOutcome commitUpdate(String ref, String token, String composeHash, String transactionHash) {
         SimulatedCvm cvm = directory.requireCvm(ref);
-        Pending update = onChain.take(cvm, token, composeHash, transactionHash);
+        Pending update = onChain.take(directory.requireApp(cvm.appId), cvm, token, composeHash, transactionHash);
         CvmLifecycle.checkAccepts(cvm, update.type());
         directory.requireApp(cvm.appId).registeredComposeHashes.add(update.composeHash());
         return apply(cvm, update);
-    }
-
-    /** An on-chain KMS app's CVM marked or unmarked (the admin API): every CVM of the app follows its app. */
-    void forgetPendingCommits() {
-        onChain.clear();
     }
 
     private void requireOnChainRegistration(SimulatedCvm cvm, Pending update, String composeHash, String transactionHash) {
@@ -96,7 +92,7 @@ final class CvmUpdates {
         if (transactionHash == null || transactionHash.isBlank()) {
             throw onChain.preconditionRequired(app, cvm, update);
         }
-        OnChainCommits.checkCommit(update.composeHash(), composeHash, transactionHash);
+        onChain.checkCommit(app, update.composeHash(), composeHash, transactionHash);
         app.registeredComposeHashes.add(update.composeHash());
     }
 

@@ -37,17 +37,19 @@ final class Provisioning {
     private final RevisionHistory revisions;
     private final OperationRunner runner;
     private final WorkspaceQuota quota;
+    private final OnChainCommits onChain;
 
     /** By app_id: provisioned, not yet committed. */
     private final Map<String, PendingProvision> provisions = new LinkedHashMap<>();
 
     Provisioning(Clock clock, CvmDirectory directory, RevisionHistory revisions, OperationRunner runner,
-            WorkspaceQuota quota) {
+            WorkspaceQuota quota, OnChainCommits onChain) {
         this.clock = clock;
         this.directory = directory;
         this.revisions = revisions;
         this.runner = runner;
         this.quota = quota;
+        this.onChain = onChain;
     }
 
     ProvisionResult provision(ProvisionRequest request) {
@@ -133,11 +135,17 @@ final class Provisioning {
 
     /**
      * A new CVM under an existing app, named as asked or (the SDK sends no name) with the SDK's default CVM name;
-     * without a compose it copies the app's current one.
+     * without a compose it copies the app's current one. An on-chain KMS app's new instance answers 465 first
+     * ({@link OnChainCommits}); its commit is this call again with the 465's {@code token} (the request it held back
+     * is the one created) or with {@code compose_hash} and {@code transaction_hash} next to the request.
      */
     SimulatedCvm addInstance(String appId, InstanceRequest request) {
         SimulatedApp app = directory.requireApp(appId);
-        InstanceRequest req = request == null ? InstanceRequest.empty() : request;
+        InstanceRequest given = request == null ? InstanceRequest.empty() : request;
+        boolean committed = given.token() != null;
+        InstanceRequest req = committed
+                ? onChain.takeInstance(app, given.token(), given.composeHash(), given.transactionHash()).request()
+                : given;
         String name = req.name() != null ? req.name() : generatedName();
         checkName(name);
         CreationGate.check(directory);
@@ -151,17 +159,31 @@ final class Provisioning {
             compose.put("pre_launch_script", req.preLaunchScript());
         }
         String composeHash = ComposeHasher.hash(compose);
-        if (req.composeHash() != null && !req.composeHash().equalsIgnoreCase(composeHash)) {
+        if (req.composeHash() != null && !bare(req.composeHash()).equalsIgnoreCase(composeHash)) {
             throw ApiException.badRequest("compose_hash does not match the compose");
         }
         int nodeId = req.nodeId() == null ? app.nodeId : req.nodeId();
         if (req.encryptedEnv() != null) {
             SimulatedKms.open(app.appId, req.encryptedEnv());
         }
+        if (app.onChainKms && !committed) {
+            if (req.transactionHash() == null || req.transactionHash().isBlank()) {
+                throw onChain.instancePreconditionRequired(app, new OnChainCommits.PendingInstance(app.appId, req, composeHash),
+                        nodeId);
+            }
+            onChain.checkCommit(app, composeHash, req.composeHash(), req.transactionHash());
+        }
+        if (app.onChainKms) {
+            app.registeredComposeHashes.add(composeHash);
+        }
         SimulatedCvm cvm = newCvm(app, name, compose, composeHash, nodeId, req.encryptedEnv(), null);
         revisions.record(app, cvm, OperationType.CREATE.wireName());
         runner.begin(cvm, OperationType.CREATE, PENDING, Ids.uuid());
         return cvm;
+    }
+
+    private static String bare(String hash) {
+        return hash.startsWith("0x") ? hash.substring(2) : hash;
     }
 
     Collection<PendingProvision> pending() {

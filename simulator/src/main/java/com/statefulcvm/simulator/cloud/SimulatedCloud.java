@@ -45,6 +45,8 @@ public class SimulatedCloud implements AutoCloseable {
     private final RevisionHistory revisions;
     private final Provisioning provisioning;
     private final CvmUpdates updates;
+    /** The two phases of on-chain KMS apps, shared by their updates and their new instances. */
+    private final OnChainCommits onChain = new OnChainCommits();
     private final AppLeadership leadership;
     private final GatewayRoutes gateway;
     private final StateFile stateFile;
@@ -71,8 +73,8 @@ public class SimulatedCloud implements AutoCloseable {
         this.runner = new OperationRunner(this, properties::getTimings, clock, directory, journal, leadership,
                 this::persist, Objects.requireNonNull(listener, "listener"));
         this.revisions = new RevisionHistory(clock, directory, runner);
-        this.provisioning = new Provisioning(clock, directory, revisions, runner, quota);
-        this.updates = new CvmUpdates(directory, revisions, runner);
+        this.provisioning = new Provisioning(clock, directory, revisions, runner, quota, onChain);
+        this.updates = new CvmUpdates(directory, revisions, runner, onChain);
         this.gateway = new GatewayRoutes(directory, leadership);
         this.stateFile = new StateFile(store, directory, provisioning, journal);
         if (store != null) {
@@ -301,13 +303,30 @@ public class SimulatedCloud implements AutoCloseable {
     }
 
     /** Marks the app's KMS as on chain (its updates then need a registered compose hash) or off chain. */
-    public synchronized AppSnapshot setOnChainKms(String appId, boolean onChain) {
+    public synchronized AppSnapshot setOnChainKms(String appId, boolean enabled) {
         SimulatedApp app = directory.requireApp(appId);
-        app.onChainKms = onChain;
-        app.kmsType = onChain ? "base" : KMS_TYPE;
-        updates.forgetPendingCommits();
+        app.onChainKms = enabled;
+        app.kmsType = enabled ? "base" : KMS_TYPE;
+        onChain.clear();
         persist();
         return app(appId);
+    }
+
+    /**
+     * Mines an {@code addComposeHash} transaction on the app's contract ({@link SimulatedChain}); {@code
+     * transactionHash} null makes one up, an existing one is replaced.
+     */
+    public synchronized Map<String, Object> mineComposeHash(String appId, String composeHash, String transactionHash,
+            boolean verifies, boolean expired) {
+        directory.requireApp(appId);
+        SimulatedChain.Transaction mined = onChain.mine(appId, composeHash, transactionHash, verifies, expired);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("transactionHash", mined.hash());
+        answer.put("appId", mined.appId());
+        answer.put("composeHash", mined.composeHash());
+        answer.put("verifies", mined.verifies());
+        answer.put("expired", mined.expired());
+        return answer;
     }
 
     // ---------------------------------------------------------------- updates
@@ -501,7 +520,7 @@ public class SimulatedCloud implements AutoCloseable {
         provisioning.clear();
         journal.clear();
         quota.reset();
-        updates.forgetPendingCommits();
+        onChain.reset();
         persist();
     }
 

@@ -74,6 +74,21 @@ public class AdminController {
         return answer;
     }
 
+    /**
+     * Mines an {@code addComposeHash} transaction on the app's contract, the registration a commit is verified
+     * against: {@code {"composeHash": "…", "transactionHash"?: "0x…", "verifies"?: true, "expired"?: false}}.
+     * Posting a known hash again replaces it, to expire a registration say.
+     */
+    @PostMapping("/apps/{appId}/on-chain-kms/transactions")
+    Map<String, Object> mineComposeHash(@PathVariable String appId,
+            @RequestBody(required = false) AdminRequests.ComposeHashTransaction request) {
+        if (request == null || request.composeHash() == null) {
+            throw ApiException.badRequest("{\"composeHash\": \"<64 hex digits>\"} is required");
+        }
+        return cloud.mineComposeHash(appId, request.composeHash(), request.transactionHash(),
+                !Boolean.FALSE.equals(request.verifies()), Boolean.TRUE.equals(request.expired()));
+    }
+
     @GetMapping("/quotas")
     Map<String, Integer> quotas() {
         return cloud.quota().limits();

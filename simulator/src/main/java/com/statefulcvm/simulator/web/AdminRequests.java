@@ -43,6 +43,16 @@ public final class AdminRequests {
     public record OnChainKms(Boolean enabled) {
     }
 
+    /**
+     * An {@code addComposeHash} transaction of the simulated chain: {@code verifies} false makes it one the service
+     * cannot verify (467), {@code expired} true one whose registration is too old (466); a commit with a transaction
+     * the chain does not know answers 468.
+     */
+    @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ComposeHashTransaction(String composeHash, String transactionHash, Boolean verifies, Boolean expired) {
+    }
+
     /** The workspace's limits; only the fields present change. */
     @JsonNaming(PropertyNamingStrategies.LowerCamelCaseStrategy.class)
     @JsonIgnoreProperties(ignoreUnknown = true)

@@ -50,7 +50,7 @@ class AppLeadershipTest {
             appId = provision.appId();
             cloud.commit(new CommitRequest(appId, provision.composeHash(), null, null));
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("keeper-1", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("keeper-1"));
             for (String name : List.of("keeper-0", "keeper-1")) {
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
                     CvmSnapshot cvm = cloud.cvm(name);
@@ -83,7 +83,7 @@ class AppLeadershipTest {
             cloud.commit(new CommitRequest(provision.appId(), provision.composeHash(), null, null));
             for (String name : List.of("quorum-1", "quorum-2")) {
                 CloudTests.awaitNoCreation(cloud);
-                cloud.addInstance(provision.appId(), new InstanceRequest(name, null, null, null, null, null));
+                cloud.addInstance(provision.appId(), InstanceRequest.named(name));
             }
             for (String name : List.of("quorum-0", "quorum-1", "quorum-2")) {
                 awaitRunning(cloud, name);

@@ -50,9 +50,9 @@ class IntegerIdStateFileTest {
         try (SimulatedCloud cloud = new SimulatedCloud(properties(file))) {
             appId = createApp(cloud, "ids-one");
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("ids-two", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("ids-two"));
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("ids-three", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("ids-three"));
             assertThat(cloud.cvm("ids-three").seq()).isEqualTo(3);
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
                     .until(() -> !cloud.cvm("ids-three").inProgress());
@@ -63,8 +63,7 @@ class IntegerIdStateFileTest {
             assertThat(reloaded.cvm("2").name()).isEqualTo("ids-two");
             assertThat(reloaded.cvms(1, 10, null).total()).as("ids-three is gone").isEqualTo(2);
             CloudTests.awaitNoCreation(reloaded);
-            CvmSnapshot four = reloaded.addInstance(appId, new InstanceRequest("ids-four", null, null, null, null,
-                    null));
+            CvmSnapshot four = reloaded.addInstance(appId, InstanceRequest.named("ids-four"));
             assertThat(four.seq()).as("3 belonged to a deleted CVM").isEqualTo(4);
         }
     }
@@ -75,7 +74,7 @@ class IntegerIdStateFileTest {
         try (SimulatedCloud cloud = new SimulatedCloud(properties(file))) {
             String appId = createApp(cloud, "old-one");
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("old-two", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("old-two"));
         }
         ObjectMapper json = new ObjectMapper();
         ObjectNode state = (ObjectNode) json.readTree(file.toFile());

@@ -58,9 +58,9 @@ class StateFileTest {
             appId = provision.appId();
             cloud.commit(new CommitRequest(appId, provision.composeHash(), null, null));
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("saved-app-2", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("saved-app-2"));
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("saved-app-3", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("saved-app-3"));
             awaitRunning(cloud, "saved-app");
             awaitRunning(cloud, "saved-app-2");
             awaitRunning(cloud, "saved-app-3");
@@ -74,7 +74,7 @@ class StateFileTest {
             cloud.updateCompose("saved-app", "services: {web: {}}\n", null, null);
             cloud.delete("saved-app-3");
             CloudTests.awaitNoCreation(cloud);
-            cloud.addInstance(appId, new InstanceRequest("saved-app-4", null, null, null, null, null));
+            cloud.addInstance(appId, InstanceRequest.named("saved-app-4"));
             newHash = cloud.cvm("saved-app").composeHash();
             assertThat(cloud.cvm("saved-app").status()).isEqualTo("updating");
             lastSeq = cloud.events(0).get(cloud.events(0).size() - 1).seq();

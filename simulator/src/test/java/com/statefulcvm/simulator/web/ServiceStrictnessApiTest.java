@@ -160,6 +160,7 @@ class ServiceStrictnessApiTest extends SimulatorHttpTestBase {
         assertThat(cvm("chain-1").get("compose_hash").asText()).as("not applied").isNotEqualTo(composeHash);
 
         String token = details.get("commit_token").asText();
+        mine(appId, composeHash, TX);
         assertThat(sim.post(api("/cvms/chain-1/commit-update"), Map.of("token", "forged", "compose_hash", composeHash,
                 "transaction_hash", TX)).status()).isEqualTo(400);
         assertThat(sim.post(api("/cvms/chain-1/commit-update"), Map.of("token", token, "compose_hash", composeHash,
@@ -176,9 +177,122 @@ class ServiceStrictnessApiTest extends SimulatorHttpTestBase {
         // phase 2 in the header form of the SDK's updateDockerCompose
         String third = COMPOSE.replace("1.27", "1.30");
         String thirdHash = details(patchCompose("chain-1", third).json()).get("compose_hash").asText();
+        String thirdTx = mine(appId, thirdHash, null);
         SimClient.Response withHeaders = sim.send("PATCH", api("/cvms/chain-1/docker-compose"), "text/yaml", third,
-                API_KEY, Map.of("X-Compose-Hash", thirdHash, "X-Transaction-Hash", TX));
+                API_KEY, Map.of("X-Compose-Hash", thirdHash, "X-Transaction-Hash", thirdTx));
         assertThat(withHeaders.status()).isEqualTo(202);
+    }
+
+    @Test
+    void aCommitWithATransactionTheChainDoesNotKnowAnswers468AndUsesUpItsToken() {
+        String appId = onChainApp("chain-468");
+        Map<String, JsonNode> details = details(patchCompose("chain-468", COMPOSE.replace("1.27", "1.29")).json());
+        String composeHash = details.get("compose_hash").asText();
+        String token = details.get("commit_token").asText();
+
+        SimClient.Response refused = sim.post(api("/cvms/chain-468/commit-update"), Map.of("token", token,
+                "compose_hash", composeHash, "transaction_hash", TX));
+
+        assertThat(refused.status()).isEqualTo(468);
+        assertThat(refused.json().get("detail").asText()).contains("not found on-chain", composeHash);
+        mine(appId, composeHash, TX);
+        assertThat(sim.post(api("/cvms/chain-468/commit-update"), Map.of("token", token, "compose_hash", composeHash,
+                "transaction_hash", TX)).status()).as("the refused commit used its token up").isEqualTo(400);
+        SimClient.Response withHeaders = sim.send("PATCH", api("/cvms/chain-468/docker-compose"), "text/yaml",
+                COMPOSE.replace("1.27", "1.29"), API_KEY,
+                Map.of("X-Compose-Hash", composeHash, "X-Transaction-Hash", "0x" + "01".repeat(32)));
+        assertThat(withHeaders.status()).as("the header form, an unknown transaction").isEqualTo(468);
+        assertThat(cvm("chain-468").get("compose_hash").asText()).isNotEqualTo(composeHash);
+    }
+
+    @Test
+    void aCommitWithATransactionThatDoesNotVerifyAnswers467() {
+        String appId = onChainApp("chain-467");
+        String compose = COMPOSE.replace("1.27", "1.29");
+        Map<String, JsonNode> details = details(patchCompose("chain-467", compose).json());
+        String composeHash = details.get("compose_hash").asText();
+        String reverted = "0x" + "67".repeat(32);
+        sim.post(SimClient.ADMIN + "/apps/" + appId + "/on-chain-kms/transactions",
+                Map.of("composeHash", composeHash, "transactionHash", reverted, "verifies", false));
+        String anotherHash = mine(appId, "cd".repeat(32), null);
+
+        SimClient.Response refused = sim.post(api("/cvms/chain-467/commit-update"), Map.of("token",
+                details.get("commit_token").asText(), "compose_hash", composeHash, "transaction_hash", reverted));
+        SimClient.Response wrongHash = sim.send("PATCH", api("/cvms/chain-467/docker-compose"), "text/yaml", compose,
+                API_KEY, Map.of("X-Compose-Hash", composeHash, "X-Transaction-Hash", anotherHash));
+
+        assertThat(refused.status()).isEqualTo(467);
+        assertThat(refused.json().get("detail").asText()).contains("verification failed", reverted);
+        assertThat(wrongHash.status()).as("a transaction that registered another hash").isEqualTo(467);
+    }
+
+    @Test
+    void aCommitOfAnExpiredRegistrationAnswers466() {
+        String appId = onChainApp("chain-466");
+        String compose = COMPOSE.replace("1.27", "1.29");
+        Map<String, JsonNode> details = details(patchCompose("chain-466", compose).json());
+        String composeHash = details.get("compose_hash").asText();
+        mine(appId, composeHash, TX);
+        sim.post(SimClient.ADMIN + "/apps/" + appId + "/on-chain-kms/transactions",
+                Map.of("composeHash", composeHash, "transactionHash", TX, "expired", true));
+
+        SimClient.Response refused = sim.post(api("/cvms/chain-466/commit-update"), Map.of("token",
+                details.get("commit_token").asText(), "compose_hash", composeHash, "transaction_hash", TX));
+
+        assertThat(refused.status()).isEqualTo(466);
+        assertThat(refused.json().get("detail").asText()).contains("expired");
+        Map<String, JsonNode> again = details(patchCompose("chain-466", compose).json());
+        assertThat(again.get("onchain_status").get("compose_hash_allowed").asBoolean())
+                .as("an expired registration allows nothing").isFalse();
+        String fresh = mine(appId, composeHash, null);
+        assertThat(sim.post(api("/cvms/chain-466/commit-update"), Map.of("token", again.get("commit_token").asText(),
+                "compose_hash", composeHash, "transaction_hash", fresh)).status()).isEqualTo(202);
+    }
+
+    @Test
+    void aNewInstanceOfAnOnChainKmsAppAnswers465UntilItIsCommitted() {
+        String appId = onChainApp("chain-new");
+        int before = sim.get(api("/apps/" + appId + "/cvms")).json().size();
+
+        SimClient.Response required = sim.post(api("/apps/" + appId + "/instances"), Map.of());
+
+        assertThat(required.status()).isEqualTo(465);
+        Map<String, JsonNode> details = details(required.json());
+        assertThat(details.keySet()).contains("compose_hash", "app_id", "device_id", "kms_info", "commit_token",
+                "onchain_status");
+        assertThat(details.get("api_commit_url").asText()).isEqualTo("/api/v1/apps/" + appId + "/instances");
+        assertThat(sim.get(api("/apps/" + appId + "/cvms")).json().size()).as("nothing created").isEqualTo(before);
+        String composeHash = details.get("compose_hash").asText();
+        assertThat(sim.post(api("/apps/" + appId + "/instances"), Map.of("token", details.get("commit_token").asText(),
+                "compose_hash", composeHash, "transaction_hash", TX)).status()).isEqualTo(468);
+
+        Map<String, JsonNode> again = details(sim.post(api("/apps/" + appId + "/instances"), Map.of()).json());
+        mine(appId, composeHash, TX);
+        SimClient.Response created = sim.post(api("/apps/" + appId + "/instances"), Map.of("token",
+                again.get("commit_token").asText(), "compose_hash", composeHash, "transaction_hash", TX));
+
+        assertThat(created.status()).isEqualTo(200);
+        assertThat(created.json().get("vm_uuid").asText()).isNotBlank();
+        assertThat(sim.get(api("/apps/" + appId + "/cvms")).json().size()).isEqualTo(before + 1);
+    }
+
+    /** A running app whose KMS is on chain; its app id. */
+    private String onChainApp(String name) {
+        String appId = createRunningApp(name).get("app_id").asText();
+        assertThat(sim.post(SimClient.ADMIN + "/apps/" + appId + "/on-chain-kms", Map.of("enabled", true)).status())
+                .isEqualTo(200);
+        return appId;
+    }
+
+    /** Mines addComposeHash(composeHash) on the app's contract; {@code transaction} null: the simulator makes one up. */
+    private String mine(String appId, String composeHash, String transaction) {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("composeHash", composeHash));
+        if (transaction != null) {
+            body.put("transactionHash", transaction);
+        }
+        SimClient.Response mined = sim.post(SimClient.ADMIN + "/apps/" + appId + "/on-chain-kms/transactions", body);
+        assertThat(mined.status()).isEqualTo(200);
+        return mined.json().get("transactionHash").asText();
     }
 
     @Test

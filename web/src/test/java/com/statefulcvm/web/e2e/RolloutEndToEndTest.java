@@ -285,8 +285,18 @@ class RolloutEndToEndTest {
             ResponseEntity<String> refused = driver().completeTask(register.getId(),
                     Map.of("transactionHash", Map.of("value", "0x1234", "type", "String")));
             assertThat(refused.getStatusCode().is2xxSuccessful()).as("a malformed transaction hash").isFalse();
+            // a transaction the chain does not know: Phala answers 468 and the task opens again, saying so
+            String unmined = "0x" + "68".repeat(32);
+            assertThat(driver().completeTask(register.getId(), Map.of("transactionHash", Map.of("value", unmined, "type", "String")))
+                    .getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+            Task again = driver().awaitTask(pid, "UserTask_RegisterComposeHash");
+            assertThat(driver().formVariables(again.getId()).get("onChainRefusal"))
+                    .startsWith("Phala answered 468").contains(unmined);
             String transaction = "0x" + "5e".repeat(32);
-            assertThat(driver().completeTask(register.getId(), Map.of("transactionHash", Map.of("value", transaction, "type", "String")))
+            assertThat(http.postForEntity("/simulator/_admin/apps/" + appId + "/on-chain-kms/transactions",
+                    json(Map.of("composeHash", composeHash, "transactionHash", transaction)), String.class).getStatusCode())
+                    .isEqualTo(HttpStatus.OK);
+            assertThat(driver().completeTask(again.getId(), Map.of("transactionHash", Map.of("value", transaction, "type", "String")))
                     .getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
 
             driver().awaitEnded(pid, "EndEvent_RolloutCompleted");
@@ -296,7 +306,8 @@ class RolloutEndToEndTest {
                 assertThat(cvm.get("compose_hash").asText()).isEqualTo(composeHash);
             }
             assertThat(history.createHistoricTaskInstanceQuery().processInstanceId(pid)
-                    .taskDefinitionKey("UserTask_RegisterComposeHash").count()).as("one registration for the rollout").isEqualTo(1);
+                    .taskDefinitionKey("UserTask_RegisterComposeHash").count())
+                    .as("one registration for the rollout, asked again once after the 468").isEqualTo(2);
             List<JsonNode> commits = new java.util.ArrayList<>();
             for (JsonNode r : JSON.readTree(http.getForObject("/simulator/_admin/requests?since=" + since, String.class))) {
                 if (r.get("path").asText().endsWith("/commit-update") && r.get("status").asInt() == 202) {
