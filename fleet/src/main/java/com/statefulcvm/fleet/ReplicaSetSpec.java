@@ -1,7 +1,6 @@
 package com.statefulcvm.fleet;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,8 +44,8 @@ public class ReplicaSetSpec {
      * rollouts of an app this deployment did not create; an app it created has the key recorded at creation.
      */
     private String envEncryptPublicKey;
-    /** CVMs of an adopted app not named {@code <set>-<ordinal>}: CVM name or id to the ordinal it fills ({@link SlotMembers}). */
-    private Map<String, Integer> members = new LinkedHashMap<>();
+    /** The CVMs of an adopted app, by name or id, in ordinal order, for those not named {@code <set>-<ordinal>} ({@link SlotMembers}). */
+    private List<String> members = new ArrayList<>();
 
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
@@ -140,9 +139,9 @@ public class ReplicaSetSpec {
 
     public void setInstances(List<InstanceOverride> instances) { this.instances = instances; }
 
-    public Map<String, Integer> getMembers() { return members; }
+    public List<String> getMembers() { return members; }
 
-    public void setMembers(Map<String, Integer> members) { this.members = members; }
+    public void setMembers(List<String> members) { this.members = members; }
 
     public String getEnvEncryptPublicKey() { return envEncryptPublicKey; }
 

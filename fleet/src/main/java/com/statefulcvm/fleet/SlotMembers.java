@@ -10,18 +10,20 @@ import java.util.OptionalInt;
 /**
  * Which slot a CVM of the set's app fills. A CVM named {@code <set>-<ordinal>} fills that ordinal; an app made
  * elsewhere (Terraform's {@code phala_app_instance} names, {@code dstack-app-xxxxx} from {@code createAppInstance})
- * maps its CVMs in the fleet file's {@code members:}, from CVM name or CVM id to ordinal. The mapping wins over the
- * name, so a member listed there is never also taken as another slot. A CVM the orchestrator creates later (a heal's
- * replacement, a scale) is named after its slot, and the name rule finds it.
+ * lists its CVMs in the fleet file's {@code members:}, by CVM name or CVM id, in ordinal order: the first fills slot 0
+ * (a list rather than a map keyed by CVM, since a configuration key loses the characters CVM ids are made of; an empty
+ * entry leaves its slot to the name rule). The list wins over the name, so a member listed there is never also taken
+ * as another slot. A CVM the orchestrator creates later (a heal's replacement, a scale) is named after
+ * its slot, and the name rule finds it.
  */
 public final class SlotMembers {
 
     private final String replicaSet;
-    private final Map<String, Integer> members;
+    private final List<String> members;
 
-    private SlotMembers(String replicaSet, Map<String, Integer> members) {
+    private SlotMembers(String replicaSet, List<String> members) {
         this.replicaSet = replicaSet;
-        this.members = members == null ? Map.of() : members;
+        this.members = members == null ? List.of() : members;
     }
 
     public static SlotMembers of(ReplicaSetSpec spec) {
@@ -34,61 +36,56 @@ public final class SlotMembers {
      * @param ids the CVM's ids as Phala lists them (its {@code id}, {@code instance_id}, {@code vm_uuid}); any may be null
      */
     public OptionalInt ordinalOf(String cvmName, String... ids) {
-        for (String id : ids) {
-            Integer mapped = id == null ? null : members.get(id);
-            if (mapped != null) {
-                return OptionalInt.of(mapped);
+        for (int ordinal = 0; ordinal < members.size(); ordinal++) {
+            String cvm = members.get(ordinal);
+            if (cvm == null || cvm.isBlank()) {
+                continue;
+            }
+            if (cvm.equals(cvmName)) {
+                return OptionalInt.of(ordinal);
+            }
+            for (String id : ids) {
+                if (cvm.equals(id)) {
+                    return OptionalInt.of(ordinal);
+                }
             }
         }
-        Integer mapped = cvmName == null ? null : members.get(cvmName);
-        return mapped != null ? OptionalInt.of(mapped) : Slots.ordinalOf(replicaSet, cvmName);
+        return Slots.ordinalOf(replicaSet, cvmName);
     }
 
-    /** The CVM names or ids the fleet file maps to this ordinal, to look the slot's CVM up by. */
-    public List<String> keysOf(int ordinal) {
-        List<String> keys = new ArrayList<>();
-        members.forEach((key, value) -> {
-            if (value != null && value == ordinal) {
-                keys.add(key);
-            }
-        });
-        return keys;
-    }
-
-    /** The fleet file's name for this slot's CVM, when it maps one; else the slot's own name. */
-    public String cvmNameOf(int ordinal) {
-        return keysOf(ordinal).stream().findFirst().orElse(Slots.name(replicaSet, ordinal));
+    /** The CVM name or id the fleet file maps to this ordinal, to look the slot's CVM up by. */
+    public Optional<String> cvmOf(int ordinal) {
+        return ordinal < 0 || ordinal >= members.size() ? Optional.empty()
+                : Optional.ofNullable(members.get(ordinal)).filter(cvm -> !cvm.isBlank());
     }
 
     public boolean isEmpty() {
         return members.isEmpty();
     }
 
-    /** Problems of a {@code members:} map, each as {@code field: message}. */
-    public static List<String> problems(String replicaSet, Map<String, Integer> members) {
+    /** Problems of a {@code members:} list, each as {@code field: message}. */
+    public static List<String> problems(String replicaSet, List<String> members) {
         List<String> problems = new ArrayList<>();
         if (members == null) {
             return problems;
         }
-        Map<Integer, String> byOrdinal = new HashMap<>();
-        members.forEach((key, ordinal) -> {
-            String at = "members." + key;
-            if (key == null || key.isBlank()) {
-                problems.add("members: a member needs a CVM name or id");
-                return;
+        Map<String, Integer> byCvm = new HashMap<>();
+        for (int ordinal = 0; ordinal < members.size(); ordinal++) {
+            String cvm = members.get(ordinal);
+            if (cvm == null || cvm.isBlank()) {
+                continue;
             }
-            if (ordinal == null || ordinal < 0) {
-                problems.add(at + ": must be the ordinal of the slot this CVM fills, 0 or more (was " + ordinal + ")");
-                return;
+            String at = "members[" + ordinal + "]";
+            Integer other = byCvm.put(cvm, ordinal);
+            if (other != null) {
+                problems.add(at + ": CVM '" + cvm + "' is also members[" + other + "]; a CVM fills one slot");
             }
-            Optional.ofNullable(byOrdinal.put(ordinal, key)).ifPresent(other -> problems.add(
-                    at + ": ordinal " + ordinal + " is also given to '" + other + "'; each slot has one CVM"));
-            OptionalInt named = Slots.ordinalOf(replicaSet, key);
+            OptionalInt named = Slots.ordinalOf(replicaSet, cvm);
             if (named.isPresent() && named.getAsInt() != ordinal) {
-                problems.add(at + ": the name says slot " + named.getAsInt() + " but the map says " + ordinal
+                problems.add(at + ": CVM '" + cvm + "' is named after slot " + named.getAsInt()
                         + "; a CVM named after a slot fills that slot");
             }
-        });
+        }
         return problems;
     }
 }

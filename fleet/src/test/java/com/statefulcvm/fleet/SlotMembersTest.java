@@ -2,15 +2,16 @@ package com.statefulcvm.fleet;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SlotMembersTest {
 
-    private static ReplicaSetSpec set(Map<String, Integer> members) {
+    private static ReplicaSetSpec set(List<String> members) {
         ReplicaSetSpec spec = new ReplicaSetSpec();
         spec.setName("db");
         spec.setReplicas(3);
@@ -20,31 +21,26 @@ class SlotMembersTest {
 
     @Test
     void aMemberMappedByNameOrIdFillsItsOrdinalAndOthersGoByTheirNames() {
-        SlotMembers members = SlotMembers.of(set(Map.of("dbnode-a", 0, "dbnode-b", 1, "1f2e3d4c", 2)));
+        SlotMembers members = SlotMembers.of(set(List.of("dbnode-a", "dbnode-b", "cvm_II31skR3Yt")));
 
         assertThat(members.ordinalOf("dbnode-a", "id-a")).isEqualTo(OptionalInt.of(0));
         assertThat(members.ordinalOf("dbnode-b")).isEqualTo(OptionalInt.of(1));
-        assertThat(members.ordinalOf("dstack-app-x7k2q", "1f2e3d4c", null)).isEqualTo(OptionalInt.of(2));
+        assertThat(members.ordinalOf("dstack-app-x7k2q", "cvm_II31skR3Yt", null)).isEqualTo(OptionalInt.of(2));
         // a replacement the orchestrator creates is named after its slot
         assertThat(members.ordinalOf("db-1", "new-id")).isEqualTo(OptionalInt.of(1));
         assertThat(members.ordinalOf("dstack-app-other", "other-id")).isEmpty();
-        assertThat(members.keysOf(1)).containsExactly("dbnode-b");
-        assertThat(members.cvmNameOf(1)).isEqualTo("dbnode-b");
-        assertThat(SlotMembers.of(set(Map.of())).cvmNameOf(1)).isEqualTo("db-1");
+        assertThat(members.cvmOf(1)).contains("dbnode-b");
+        assertThat(SlotMembers.of(set(List.of())).cvmOf(1)).isEmpty();
     }
 
     @Test
-    void aMapGivingOneSlotTwoCvmsOrContradictingANameIsRefusedNamingTheMember() {
-        Map<String, Integer> members = new LinkedHashMap<>();
-        members.put("dbnode-a", 0);
-        members.put("dbnode-b", 0);
-        members.put("db-2", 1);
-        members.put("dbnode-c", -1);
+    void aListGivingOneCvmTwoSlotsOrContradictingANameIsRefusedNamingTheEntry() {
+        List<String> members = new ArrayList<>(Arrays.asList("dbnode-a", "dbnode-a", "db-1", "", null));
 
         assertThat(SlotMembers.problems("db", members)).containsExactly(
-                "members.dbnode-b: ordinal 0 is also given to 'dbnode-a'; each slot has one CVM",
-                "members.db-2: the name says slot 2 but the map says 1; a CVM named after a slot fills that slot",
-                "members.dbnode-c: must be the ordinal of the slot this CVM fills, 0 or more (was -1)");
-        assertThat(SlotMembers.problems("db", Map.of("dbnode-a", 0, "db-1", 1))).isEmpty();
+                "members[1]: CVM 'dbnode-a' is also members[0]; a CVM fills one slot",
+                "members[2]: CVM 'db-1' is named after slot 1; a CVM named after a slot fills that slot");
+        assertThat(SlotMembers.problems("db", List.of("dbnode-a", "db-1"))).isEmpty();
+        assertThat(SlotMembers.of(set(members)).cvmOf(3)).as("an empty entry leaves the slot to the name rule").isEmpty();
     }
 }

@@ -86,7 +86,7 @@ public class SlotReader {
         Set<String> refs = new LinkedHashSet<>();
         refs.add(replicaSets.cvmIdOf(spec, slot));
         refs.add(slot);
-        refs.addAll(SlotMembers.of(spec).keysOf(replicaSets.ordinalOf(spec, slot)));
+        SlotMembers.of(spec).cvmOf(replicaSets.ordinalOf(spec, slot)).ifPresent(refs::add);
         for (String ref : refs) {
             try {
                 return Optional.of(phala.getCvm(ref).withName(slot));

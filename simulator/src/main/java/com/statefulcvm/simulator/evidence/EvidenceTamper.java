@@ -23,7 +23,9 @@ public enum EvidenceTamper {
     /** The quote's RTMR3 holds one more runtime event than the log shows: the log no longer replays to it. */
     RTMR3("rtmr3"),
     /** One bit of the quote's ECDSA signature is flipped: the signature no longer verifies. */
-    SIGNATURE("signature");
+    SIGNATURE("signature"),
+    /** The CVM's compose runs no guest agent (an app made without dstack's agent): GetQuote finds nothing to answer, 502. */
+    NO_AGENT("no-agent");
 
     private final String wireName;
 

@@ -61,7 +61,7 @@ public final class SimulatedGuestAgent {
             return Optional.empty();
         }
         Optional<CvmSnapshot> cvm = reachable(m.group(1).toLowerCase(java.util.Locale.ROOT));
-        if (cvm.isEmpty()) {
+        if (cvm.isEmpty() || tamper(cvm.get().vmUuid()) == EvidenceTamper.NO_AGENT) {
             return Optional.empty();
         }
         return Optional.of(getQuote(cvm.get(), reportData(reportDataHex)));

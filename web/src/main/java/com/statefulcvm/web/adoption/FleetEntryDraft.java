@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
 /**
  * The fleet file's entry for a set adopted from an app that Terraform made: its {@code app-id}, as many replicas as the
  * app has members, and the compose the app runs, byte for byte, so that every member is admitted as it is (a compose
- * that differs in one line is none of the composes we intend, and would be refused). The members must be named
- * {@code <set>-<ordinal>}, ordinals 0 to n-1, as the orchestrator finds a set's CVMs by that name; Terraform cannot
- * rename them (a phala_app_instance's name forces replacement), so members named otherwise are refused here, naming
- * them. Env values are never carried: the fleet file names no secret, and Terraform keeps them.
+ * that differs in one line is none of the composes we intend, and would be refused). A member named
+ * {@code <set>-<ordinal>} fills that slot; one named otherwise (Terraform cannot rename it: a phala_app_instance's name
+ * forces its replacement) gets the lowest free ordinal, in the order the state lists the members, and the entry's
+ * {@code members:} lists every member by name in ordinal order. Env values are never carried: the fleet file names no secret, and Terraform keeps them.
  */
 public final class FleetEntryDraft {
 
@@ -53,23 +53,27 @@ public final class FleetEntryDraft {
             throw new IllegalArgumentException("set: must be lower-case letters, digits and '-', starting with a letter (was '" + name + "')");
         }
         Map<Integer, TerraformState.Member> byOrdinal = new TreeMap<>();
-        List<String> misnamed = new ArrayList<>();
+        List<String> otherwiseNamed = new ArrayList<>();
         for (String member : names) {
             OptionalInt ordinal = Slots.ordinalOf(name, member);
             if (ordinal.isEmpty()) {
-                misnamed.add(member);
-                continue;
-            }
-            TerraformState.Member seen = chosen.instances().getOrDefault(member, new TerraformState.Member(member, null, null, null, null));
-            if (byOrdinal.put(ordinal.getAsInt(), seen) != null) {
+                otherwiseNamed.add(member);
+            } else if (byOrdinal.put(ordinal.getAsInt(), memberOf(chosen, member)) != null) {
                 throw new IllegalArgumentException("members: two are slot " + ordinal.getAsInt() + " of '" + name + "'");
             }
         }
-        if (!misnamed.isEmpty()) {
-            throw new IllegalArgumentException("members: " + String.join(", ", misnamed) + " of " + chosen.address()
-                    + " are not named " + name + "-<ordinal>: the orchestrator finds a set's CVMs by that name, and Terraform"
-                    + " cannot rename them (a phala_app_instance's name forces its replacement). Name the members "
-                    + name + "-0 to " + name + "-" + (names.size() - 1) + " in a new app, or give set= the prefix they share");
+        Map<Integer, String> mapped = new TreeMap<>();
+        int free = 0;
+        for (String member : otherwiseNamed) {
+            while (byOrdinal.containsKey(free)) {
+                free++;
+            }
+            byOrdinal.put(free, memberOf(chosen, member));
+            mapped.put(free, member);
+        }
+        if (!mapped.isEmpty()) {
+            // the list names every slot's CVM, those named after their slot too: members[i] fills slot i
+            byOrdinal.forEach((ordinal, member) -> mapped.putIfAbsent(ordinal, member.name()));
         }
         for (int ordinal = 0; ordinal < byOrdinal.size(); ordinal++) {
             if (!byOrdinal.containsKey(ordinal)) {
@@ -82,10 +86,14 @@ public final class FleetEntryDraft {
             notes.add("env keys " + chosen.envKeys() + " stay Terraform's (their values are in its state, never in the fleet"
                     + " file); an env rollout of this set seals new values to the app's key");
         }
+        if (!mapped.isEmpty()) {
+            notes.add("members " + String.join(", ", otherwiseNamed) + " are not named " + name + "-<ordinal>: members: lists"
+                    + " each slot's CVM in ordinal order (" + mapped + "); check the order before adopting, a slot's ordinal is its identity");
+        }
         notes.add("add lifecycle { ignore_changes = [docker_compose, env, pre_launch_script] } to " + chosen.address()
                 + " before the first rollout through the orchestrator, or Terraform's next apply reverts it on every member"
                 + " at once (docs/terraform.md)");
-        return new Draft(name, chosen.appId(), byOrdinal.size(), byOrdinal, yaml(chosen, name, byOrdinal.size(), workloadType), notes);
+        return new Draft(name, chosen.appId(), byOrdinal.size(), byOrdinal, yaml(chosen, name, byOrdinal.size(), workloadType, mapped), notes);
     }
 
     private static TerraformState.App choose(List<TerraformState.App> apps, String app) {
@@ -124,12 +132,19 @@ public final class FleetEntryDraft {
         return prefix;
     }
 
-    private static String yaml(TerraformState.App app, String set, int replicas, String workloadType) {
+    private static TerraformState.Member memberOf(TerraformState.App app, String member) {
+        return app.instances().getOrDefault(member, new TerraformState.Member(member, null, null, null, null));
+    }
+
+    private static String yaml(TerraformState.App app, String set, int replicas, String workloadType, Map<Integer, String> members) {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("name", set);
         entry.put("app-id", app.appId().startsWith("app_") ? app.appId() : "app_" + app.appId());
         entry.put("replicas", replicas);
         entry.put("workload-type", workloadType == null || workloadType.isBlank() ? "generic" : workloadType);
+        if (!members.isEmpty()) {
+            entry.put("members", new ArrayList<>(members.values()));
+        }
         if (app.size() != null) {
             entry.put("instance-type", app.size());
         }

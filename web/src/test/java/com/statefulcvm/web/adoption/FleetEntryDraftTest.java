@@ -64,13 +64,18 @@ class FleetEntryDraftTest {
         assertThat(fromState.members().get(1).instanceId()).isEqualTo(fromShow.members().get(1).instanceId());
     }
 
-    /** Issue 28's trial: CVMs named dbnode-a... are never mentioned by the orchestrator; here they are refused by name. */
+    /**
+     * CVMs named dbnode-a... (which the orchestrator once never mentioned) are mapped to slots in the entry's members:,
+     * in the state's order, and the entry binds and validates as the application reads it.
+     */
     @Test
-    void membersNotNamedSetDashOrdinalAreRefusedNamingThem() throws Exception {
-        assertThatThrownBy(() -> FleetEntryDraft.of(TerraformState.apps(read("dbnode-show.json")), null, "db", "generic"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("members: dbnode-a, dbnode-b, dbnode-c of phala_app.consul are not named db-<ordinal>")
-                .hasMessageContaining("forces its replacement");
+    void membersNotNamedSetDashOrdinalAreMappedToSlotsInTheEntry() throws Exception {
+        FleetEntryDraft.Draft draft = FleetEntryDraft.of(TerraformState.apps(read("dbnode-show.json")), null, "mydb", "generic");
+        assertThat(draft.replicas()).isEqualTo(3);
+        assertThat(draft.yaml()).contains("members:\n  - dbnode-a\n  - dbnode-b\n  - dbnode-c\n");
+        assertThat(draft.notes()).anyMatch(n -> n.startsWith("members dbnode-a, dbnode-b, dbnode-c are not named mydb-<ordinal>"));
+        ReplicaSetSpec spec = bound(draft.yaml().lines().filter(l -> !l.startsWith("#")).collect(Collectors.joining("\n")));
+        assertThat(spec.getMembers()).containsExactly("dbnode-a", "dbnode-b", "dbnode-c");
     }
 
     @Test

@@ -271,6 +271,10 @@ final class ProcessHarness implements AutoCloseable {
             return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE(), Map.of());
         }
 
+        HttpResponse<String> put(String path) throws IOException, InterruptedException {
+            return send(HttpRequest.newBuilder(URI.create(base + path)).PUT(HttpRequest.BodyPublishers.noBody()), Map.of());
+        }
+
         HttpResponse<String> get(String path) throws IOException, InterruptedException {
             return get(path, Map.of());
         }
