@@ -28,7 +28,7 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
  * accepts, a rejection records nothing, a set that cannot be adopted never reaches an approver, and an app that changed
  * after the approval is surveyed and approved again.
  */
-@Deployment(resources = {"processes/adopt-replica-set.bpmn", "processes/approve-adoption.form", "processes/start-adoption.form"})
+@Deployment(resources = {"processes/adopt-replica-set.bpmn", "processes/approve-adoption.form", "processes/start-adopt-replica-set.form"})
 class AdoptionProcessTest {
 
     @RegisterExtension

@@ -74,6 +74,21 @@ import static org.mockito.Mockito.when;
 class HealthMonitorSchedulerTest {
 
     private final RegistryDatabase db = RegistryDatabase.h2();
+    /** The test's sets name apps made elsewhere, adopted already: the monitor acts on them. */
+    private static com.statefulcvm.fleet.adoption.Adoptions adopted() {
+        return new com.statefulcvm.fleet.adoption.Adoptions() {
+            @Override
+            public java.util.Optional<com.statefulcvm.fleet.adoption.Adoption> adoption(String replicaSet) {
+                return java.util.Optional.of(new com.statefulcvm.fleet.adoption.Adoption(replicaSet, "app-" + replicaSet, 1, "test",
+                        java.time.Instant.EPOCH, "adopted", java.util.Map.of()));
+            }
+
+            @Override
+            public void record(com.statefulcvm.fleet.adoption.Adoption adoption) {
+            }
+        };
+    }
+
     private final JdbcMonitorLeases leases = new JdbcMonitorLeases(db.jdbc, db.transactions);
     private final JdbcSlotHealthRegistry slotHealth = new JdbcSlotHealthRegistry(db.jdbc, db.transactions);
     private final MemoryRegistry registry = new MemoryRegistry();
@@ -203,7 +218,7 @@ class HealthMonitorSchedulerTest {
                 new OrchestratorProperties(), db.transactions, Clock.systemUTC(), meterProvider,
                 new com.statefulcvm.delegates.support.PhalaEffects(phala, new com.statefulcvm.registry.JdbcEffectIntentRegistry(db.dataSource),
                         Clock.systemUTC(), new com.statefulcvm.delegates.support.EffectSettings(null)),
-                new com.statefulcvm.registry.JdbcAdoptions(db.jdbc, db.transactions));
+                adopted());
         nodes.add(scheduler);
         scheduler.start();
         return scheduler;
