@@ -267,7 +267,7 @@ class ProcedureAuditEndToEndTest {
         badRequest("/api/replica-sets/" + WEB_SET + "/procedures?limit=0", "limit: must be between 1 and 100 (was 0)");
         badRequest("/api/replica-sets/" + WEB_SET + "/procedures?offset=x", "offset: must be a whole number (was 'x')");
         badRequest("/api/replica-sets/" + WEB_SET + "/procedures?kind=deploy",
-                "kind: must be one of [rollout, heal, failover, scale, lights-out-recovery] (was 'deploy')");
+                "kind: must be one of [rollout, heal, failover, scale, lights-out-recovery, adoption] (was 'deploy')");
     }
 
     @Test
