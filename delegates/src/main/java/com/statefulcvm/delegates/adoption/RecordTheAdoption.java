@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * "Record what the set runs as its first revision": once approved, the compose most slots run becomes the set's
@@ -64,8 +65,9 @@ public class RecordTheAdoption implements JavaDelegate {
     public void execute(DelegateExecution execution) {
         ReplicaSetSpec spec = replicaSets.spec((String) execution.getVariable(AdoptionVariables.REPLICA_SET));
         String approver = String.valueOf(execution.getVariable(AdoptionVariables.DECIDED_BY));
-        if (adoptions.adoption(spec.getName()).isPresent()) {
-            execution.setVariable(AdoptionVariables.ADOPTED_REVISION, adoptions.adoption(spec.getName()).get().revision());
+        Optional<Adoption> earlier = adoptions.adoption(spec.getName());
+        if (earlier.isPresent()) {
+            execution.setVariable(AdoptionVariables.ADOPTED_REVISION, earlier.get().revision());
             execution.setVariable(AdoptionVariables.OUTCOME, spec.getName() + " was adopted already; nothing recorded again");
             return;
         }
@@ -112,8 +114,7 @@ public class RecordTheAdoption implements JavaDelegate {
 
     /** What differs from the survey the approver accepted, in words; null when nothing does. */
     private static String changeSinceApproval(DelegateExecution execution, ReplicaSetSpec spec, AdoptionSurvey now) {
-        Map<String, String> hashes = new LinkedHashMap<>();
-        now.slots().forEach((ordinal, cvm) -> hashes.put(spec.slotName(ordinal), String.valueOf(cvm.composeHash())));
+        Map<String, String> hashes = now.composeHashesBySlot();
         Object accepted = execution.getVariable(AdoptionVariables.SURVEYED_HASHES);
         if (!Objects.equals(accepted, hashes)) {
             return "the app's CVMs changed after the survey that was approved (slot to compose hash then: " + accepted

@@ -12,7 +12,6 @@ import org.springframework.stereotype.Component;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * "Survey the app's CVMs": what each runs and would be admitted as, for the approver ({@link AppSurveyor}); touches
@@ -36,15 +35,13 @@ public class SurveyTheApp implements JavaDelegate {
     public void execute(DelegateExecution execution) {
         ReplicaSetSpec spec = replicaSets.spec((String) execution.getVariable(AdoptionVariables.REPLICA_SET));
         AdoptionSurvey survey = surveyor.survey(spec);
-        Map<String, String> hashes = new LinkedHashMap<>();
-        survey.slots().forEach((ordinal, cvm) -> hashes.put(spec.slotName(ordinal), String.valueOf(cvm.composeHash())));
         Object again = execution.getVariable(AdoptionVariables.SURVEY_AGAIN_BECAUSE);
         String report = (again == null ? "" : "Surveyed again: " + again + "\n\n") + survey.report();
         execution.setVariable(AdoptionVariables.ADOPTION_REPORT, text(report));
         execution.setVariable(AdoptionVariables.ADOPTION_SUMMARY, survey.summary());
         execution.setVariable(AdoptionVariables.ADOPTION_ACCEPTABLE, survey.acceptable());
         execution.setVariable(AdoptionVariables.REFUSED_SLOTS, new ArrayList<>(survey.slotNames(survey.refused())));
-        execution.setVariable(AdoptionVariables.SURVEYED_HASHES, new LinkedHashMap<>(hashes));
+        execution.setVariable(AdoptionVariables.SURVEYED_HASHES, new LinkedHashMap<>(survey.composeHashesBySlot()));
         String diff = survey.firstCompose() == null || spec.getDockerCompose() == null
                 || ComposeText.same(spec.getDockerCompose(), survey.firstCompose()) ? ""
                 : ComposeText.diff(spec.getDockerCompose(), survey.firstCompose());

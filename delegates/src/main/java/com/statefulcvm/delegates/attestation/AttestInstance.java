@@ -2,20 +2,11 @@ package com.statefulcvm.delegates.attestation;
 
 import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.procedure.AttestationVariables;
-import com.statefulcvm.connectors.attestation.AttestationVerifier;
-import com.statefulcvm.connectors.attestation.Check;
-import com.statefulcvm.connectors.attestation.Evidence;
-import com.statefulcvm.connectors.attestation.Verdict;
-import com.statefulcvm.connectors.guestagent.GuestAgentClient;
-import com.statefulcvm.connectors.guestagent.GuestAgentException;
-import com.statefulcvm.connectors.health.InstanceUrlTemplate;
-import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.SlotStep;
 import com.statefulcvm.fleet.admission.AdmissionDecision;
-import com.statefulcvm.fleet.admission.AdmissionPolicy;
 import com.statefulcvm.fleet.admission.AdmissionRequest;
 import com.statefulcvm.fleet.AttestationSpec;
 import com.statefulcvm.fleet.admission.AttestedIdentity;
@@ -25,23 +16,15 @@ import com.statefulcvm.fleet.admission.AdmittedIdentities;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.RefusalRegistry;
-import com.statefulcvm.fleet.admission.PinnedPlatform;
-import com.statefulcvm.fleet.admission.PinnedPlatforms;
-import com.statefulcvm.fleet.PlatformMeasurements;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import java.net.URI;
 import java.time.Clock;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * "Verify the instance's TDX evidence": draws a nonce, asks the CVM's guest agent for a quote bound to it, verifies

@@ -78,6 +78,13 @@ public record AdoptionSurvey(String replicaSet, int replicas, Map<Integer, Surve
                 refused, List.copyOf(empty));
     }
 
+    /** Each filled slot's name to the compose hash its CVM reported: what an approval accepts, compared before recording. */
+    public Map<String, String> composeHashesBySlot() {
+        Map<String, String> out = new LinkedHashMap<>();
+        slots.forEach((ordinal, cvm) -> out.put(Slots.name(replicaSet, ordinal), String.valueOf(cvm.composeHash())));
+        return out;
+    }
+
     public boolean acceptable() {
         return blockers.isEmpty();
     }
