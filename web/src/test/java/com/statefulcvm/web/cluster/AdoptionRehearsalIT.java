@@ -39,7 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   would be refused; an approval that does not accept it as kept running is refused; once accepted, the set is
  *   adopted with that slot refused and running.</li>
  * </ul>
- * The simulator's event journal, nobody's but the simulator's, says no CVM left "running" except through that rollout.
+ * Then Terraform's apply of a changed compose (the SDK's {@code updateDockerCompose} on every CVM at once): the set is
+ * Drifted, at most the budget's one fenced, and the approver's "adopt as revision" makes what they run the set's revision.
+ * The simulator's event journal, nobody's but the simulator's, says no CVM left "running" except through that rollout,
+ * that apply and the budget's fence.
  */
 class AdoptionRehearsalIT {
 
@@ -49,6 +52,7 @@ class AdoptionRehearsalIT {
     private static final Map<String, String> SIM_KEY = Map.of("X-API-Key", API_KEY, "X-Phala-Version", "2026-01-21");
     private static final String RUNNING = "services:\n  web:\n    image: nginxdemos/hello:0.3\n    ports:\n      - \"8080:80\"\n";
     private static final String FLEET_FILE = "services:\n  web:\n    image: nginxdemos/hello:0.4\n    ports:\n      - \"8080:80\"\n";
+    private static final String TERRAFORMS = "services:\n  web:\n    image: nginxdemos/hello:0.5\n    ports:\n      - \"8080:80\"\n";
 
     @Test
     void clustersMadeByTheSdkAreAdoptedTouchingNothingUntilApprovedThenRolledOutOneAtATime() throws Exception {
@@ -178,6 +182,56 @@ class AdoptionRehearsalIT {
         assertThat(updates).as("each CVM, under its own name, updated once").isEqualTo(Map.of("dbnode-a", 1, "dbnode-b", 1, unnamed, 1));
         assertThat(mostDownAtOnce(rolled)).as("one at a time (maxUnavailable 1)").isEqualTo(1);
         assertThat(leftRunning(rolled).keySet()).as("adopt-bare untouched").doesNotContain("adopt-bare-0", "adopt-bare-1");
+
+        // --- terraform apply of a changed docker_compose: the SDK's updateDockerCompose on every CVM at once
+        long beforeDrift = journal.lastSeq();
+        List<String> ids = new ArrayList<>();
+        db.get("cvms").forEach(cvm -> ids.add(cvm.get("id").asText()));
+        sdk(simulator, "update-compose", Map.of("cvms", ids, "compose", TERRAFORMS));
+        JsonNode[] drifted = new JsonNode[1];
+        waitUntil(Duration.ofMinutes(2), "adopt-db Drifted, each of its CVMs fenced or refused", () -> {
+            drifted[0] = getJson(admin, "/api/replica-sets/adopt-db");
+            return drifted[0] != null && count(drifted[0], "fenced") + count(drifted[0], "refused") == 3 && condition(drifted[0], "Drifted");
+        });
+        long fencedAtFirst = count(drifted[0], "fenced");
+        log("adopt-db after terraform's apply: " + drifted[0]);
+        assertThat(fencedAtFirst).as("fenced: at most the budget's one").isLessThanOrEqualTo(1);
+        for (JsonNode instance : drifted[0].get("instances")) {
+            if (instance.hasNonNull("refused")) {
+                assertThat(instance.get("drift").asText()).contains("-    image: nginxdemos/hello:0.4").contains("+    image: nginxdemos/hello:0.5");
+            }
+        }
+        JsonNode decision = awaitTask(admin, "Decide on the instances of adopt-db refused beyond the budget");
+        complete(bob, decision, Map.of("decision", "adopt"), 204);
+        waitUntil(Duration.ofMinutes(2), "the drifted compose adopted, none refused", () -> {
+            JsonNode set = getJson(admin, "/api/replica-sets/adopt-db");
+            return set != null && count(set, "refused") == 0 && !condition(set, "Drifted");
+        });
+        JsonNode afterAdopt = admin.getJson("/api/replica-sets/adopt-db");
+        assertThat(admin.getJson("/api/replica-sets/adopt-db/revisions/" + afterAdopt.get("currentRevision").asInt())
+                .get("dockerCompose").asText()).as("the compose Terraform applied is the set's revision").isEqualTo(TERRAFORMS);
+        for (JsonNode instance : afterAdopt.get("instances")) {
+            if (instance.hasNonNull("fenced")) {
+                HttpResponse<String> readmit = admin.postJson("/api/replica-sets/adopt-db/instances/" + instance.get("ordinal").asInt()
+                        + "/readmit", Map.of("reason", "its compose is the set's revision now"));
+                assertThat(readmit.statusCode()).as(readmit.body()).isEqualTo(201);
+            }
+        }
+        waitUntil(Duration.ofMinutes(2), "the three CVMs of adopt-db admitted again", () -> attested(admin, "adopt-db") == 3);
+        List<Event> afterApply = journal.since(beforeDrift);
+        Map<String, Integer> applied = new TreeMap<>();
+        afterApply.stream().filter(Event::startsUpdate).forEach(e -> applied.merge(e.cvm(), 1, Integer::sum));
+        assertThat(applied).as("terraform's apply updated each once, the orchestrator none").isEqualTo(Map.of("dbnode-a", 1, "dbnode-b", 1, unnamed, 1));
+        int tookDown = leftRunning(afterApply).values().stream().mapToInt(Integer::intValue).sum() - 3;
+        assertThat(tookDown).as("the orchestrator stopped only what the budget allowed").isEqualTo((int) fencedAtFirst);
+    }
+
+    private static long count(JsonNode set, String field) {
+        long n = 0;
+        for (JsonNode instance : set.get("instances")) {
+            n += instance.hasNonNull(field) ? 1 : 0;
+        }
+        return n;
     }
 
     /** Runs sdk-conformance/make-app.mjs (the official SDK) against the simulator; answers its JSON. */
