@@ -37,6 +37,8 @@ const ROUTES = [
   ["GET", `^/apps/(${ID})/cvms$`, "getAppCvms", (m) => (c) => sdk.getAppCvms(c, { appId: m[1] })],
   ["GET", `^/apps/(${ID})/revisions$`, "getAppRevisions", (m, r) => (c) => sdk.getAppRevisions(c,
     { appId: m[1], ...numbers(query(r), ["page", "page_size"]) })],
+  ["GET", `^/apps/(${ID})/revisions/(${ID})$`, "getAppRevisionDetail", (m) => (c) => sdk.getAppRevisionDetail(c,
+    { appId: m[1], revisionId: m[2] })],
   ["GET", `^/cvms/(${ID})$`, "getCvmInfo", (m) => (c) => sdk.getCvmInfo(c, { id: m[1] })],
   ["GET", `^/cvms/(${ID})/state$`, "getCvmState", (m) => (c) => sdk.getCvmState(c, { id: m[1] })],
   ["GET", `^/cvms/(${ID})/attestation$`, "getCvmAttestation", (m) => (c) => sdk.getCvmAttestation(c, { id: m[1] })],

@@ -66,7 +66,8 @@ class ApplyPlannedActionTest {
     private final ReplicaSets sets = mock(ReplicaSets.class);
     private final FenceRegistry fences = mock(FenceRegistry.class);
     private final RestartOnce restarts = new RestartOnce(effects);
-    private final EnvUpdater envs = new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations());
+    private final EnvUpdater envs = new EnvUpdater(effects, new com.statefulcvm.delegates.support.OnChainRegistrations(),
+            mock(com.statefulcvm.delegates.support.SlotEnvs.class), mock(com.statefulcvm.fleet.drift.EnvRegistry.class));
     private final ApplyPlannedAction apply = new ApplyPlannedAction(
             new SlotStateReader(slots, new com.statefulcvm.delegates.support.TargetCompose(mock(com.statefulcvm.fleet.RevisionHistory.class)),
                     envs, restarts, effects),

@@ -41,7 +41,8 @@ class EnvUpdaterTest {
 
     private final PhalaCloudClient phala = mock(PhalaCloudClient.class);
     private final EnvUpdater updater = new EnvUpdater(new PhalaEffects(phala, new MemoryEffectIntents(), Clock.systemUTC(),
-            new EffectSettings(null)), new OnChainRegistrations());
+            new EffectSettings(null)), new OnChainRegistrations(),
+            mock(com.statefulcvm.delegates.support.SlotEnvs.class), mock(com.statefulcvm.fleet.drift.EnvRegistry.class));
     private final DelegateExecution execution = mock(DelegateExecution.class);
     private final ComposeUpdaterTest.ProcessInstanceStub rollout = new ComposeUpdaterTest.ProcessInstanceStub();
 

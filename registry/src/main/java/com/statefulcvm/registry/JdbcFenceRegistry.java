@@ -33,12 +33,12 @@ public class JdbcFenceRegistry implements FenceRegistry {
             rs.getObject("fenced_at", OffsetDateTime.class).toInstant(), rs.getString("fenced_by"));
 
     private final JdbcTemplate jdbc;
-    private final InsertRace race;
+    private final SlotRowUpsert upsert;
     private final TransactionTemplate ownTransaction;
 
     public JdbcFenceRegistry(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
-        this.race = new InsertRace(transactions);
+        this.upsert = new SlotRowUpsert(jdbc, transactions);
         this.ownTransaction = new TransactionTemplate(transactions);
         this.ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     }
@@ -59,18 +59,9 @@ public class JdbcFenceRegistry implements FenceRegistry {
     }
 
     private void saveInTransaction(Fence f) {
-        InsertRace.retry("fencing " + f.replicaSet() + "-" + f.ordinal(), () -> {
-            int updated = jdbc.update("UPDATE orch_slot_fence SET instance_id = ?, action = ?, reason = ?, fenced_at = ?,"
-                            + " fenced_by = ? WHERE replica_set = ? AND ordinal = ?", f.instanceId(), f.action().name(),
-                    truncate(f.reason(), 1000), utc(f.fencedAt()), truncate(f.fencedBy(), 128), f.replicaSet(), f.ordinal());
-            if (updated > 0) {
-                return Boolean.TRUE;
-            }
-            boolean inserted = race.tryInsert(() -> jdbc.update("INSERT INTO orch_slot_fence (replica_set, ordinal, instance_id,"
-                            + " action, reason, fenced_at, fenced_by) VALUES (?, ?, ?, ?, ?, ?, ?)", f.replicaSet(), f.ordinal(),
-                    f.instanceId(), f.action().name(), truncate(f.reason(), 1000), utc(f.fencedAt()), truncate(f.fencedBy(), 128)));
-            return inserted ? Boolean.TRUE : null;
-        });
+        upsert.save("orch_slot_fence", f.replicaSet(), f.ordinal(), SlotRowUpsert.columns("instance_id", f.instanceId(),
+                "action", f.action().name(), "reason", truncate(f.reason(), 1000), "fenced_at", utc(f.fencedAt()),
+                "fenced_by", truncate(f.fencedBy(), 128)));
     }
 
     @Override

@@ -29,11 +29,11 @@ public class JdbcRefusalRegistry implements RefusalRegistry {
             rs.getObject("refused_at", OffsetDateTime.class).toInstant(), rs.getString("refused_by"), rs.getString("running_compose"));
 
     private final JdbcTemplate jdbc;
-    private final InsertRace race;
+    private final SlotRowUpsert upsert;
 
     public JdbcRefusalRegistry(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
-        this.race = new InsertRace(transactions);
+        this.upsert = new SlotRowUpsert(jdbc, transactions);
     }
 
     @Override
@@ -48,20 +48,9 @@ public class JdbcRefusalRegistry implements RefusalRegistry {
 
     @Override
     public void save(Refusal r) {
-        InsertRace.retry("recording the refusal of " + r.replicaSet() + "-" + r.ordinal(), () -> {
-            int updated = jdbc.update("UPDATE orch_slot_refusal SET instance_id = ?, code = ?, reason = ?, platform = ?,"
-                            + " refused_at = ?, refused_by = ?, running_compose = ? WHERE replica_set = ? AND ordinal = ?", r.instanceId(),
-                    truncate(r.code(), 64), truncate(r.reason(), 1000), truncate(r.platform(), 1000), utc(r.refusedAt()),
-                    truncate(r.refusedBy(), 128), composeOf(r), r.replicaSet(), r.ordinal());
-            if (updated > 0) {
-                return Boolean.TRUE;
-            }
-            boolean inserted = race.tryInsert(() -> jdbc.update("INSERT INTO orch_slot_refusal (replica_set, ordinal, instance_id,"
-                            + " code, reason, platform, refused_at, refused_by, running_compose) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    r.replicaSet(), r.ordinal(), r.instanceId(), truncate(r.code(), 64), truncate(r.reason(), 1000),
-                    truncate(r.platform(), 1000), utc(r.refusedAt()), truncate(r.refusedBy(), 128), composeOf(r)));
-            return inserted ? Boolean.TRUE : null;
-        });
+        upsert.save("orch_slot_refusal", r.replicaSet(), r.ordinal(), SlotRowUpsert.columns("instance_id", r.instanceId(),
+                "code", truncate(r.code(), 64), "reason", truncate(r.reason(), 1000), "platform", truncate(r.platform(), 1000),
+                "refused_at", utc(r.refusedAt()), "refused_by", truncate(r.refusedBy(), 128), "running_compose", composeOf(r)));
     }
 
     /** A compose too large to keep is not kept: truncated, it would be adopted as another compose. */

@@ -17,6 +17,7 @@ import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.PhalaJson;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
+import com.statefulcvm.connectors.phala.model.RevisionDetail;
 import com.statefulcvm.connectors.phala.model.RevisionPage;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
 import com.statefulcvm.connectors.phala.model.WorkspaceQuotas;
@@ -215,6 +216,13 @@ public final class FeignPhalaCloudClient implements PhalaCloudClient {
     public RevisionPage listRevisions(String appId, int page, int pageSize) {
         String app = AppIds.bare(appId);
         return call("GET", "/apps/" + app + "/revisions", () -> api.listRevisions(app, page, pageSize));
+    }
+
+    @Override
+    public RevisionDetail getRevision(String appId, String revisionId) {
+        String app = AppIds.bare(appId);
+        String revision = segment("revisionId", revisionId);
+        return call("GET", "/apps/" + app + "/revisions/" + revision, () -> api.getRevision(app, revision));
     }
 
     @Override

@@ -15,6 +15,7 @@ import com.statefulcvm.connectors.phala.model.EnvEncryptPubkey;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
+import com.statefulcvm.connectors.phala.model.RevisionDetail;
 import com.statefulcvm.connectors.phala.model.RevisionPage;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
 import com.statefulcvm.connectors.phala.model.WorkspaceQuotas;
@@ -132,6 +133,10 @@ interface PhalaCloudApi {
     /** SDK {@code getAppRevisions}: the query {@code page}, then {@code page_size}. */
     @RequestLine("GET /apps/{appId}/revisions?page={page}&page_size={pageSize}")
     RevisionPage listRevisions(@Param("appId") String appId, @Param("page") int page, @Param("pageSize") int pageSize);
+
+    /** SDK {@code getAppRevisionDetail}, without {@code raw_compose_file}. */
+    @RequestLine("GET /apps/{appId}/revisions/{revisionId}")
+    RevisionDetail getRevision(@Param("appId") String appId, @Param("revisionId") String revisionId);
 
     /** SDK {@code getAppEnvEncryptPubKey}: {@code {public_key, signature}} signed by the KMS. */
     @RequestLine("GET /kms/{kms}/pubkey/{appId}")

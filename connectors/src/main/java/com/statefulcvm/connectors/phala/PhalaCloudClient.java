@@ -15,6 +15,7 @@ import com.statefulcvm.connectors.phala.model.EnvEncryptPubkey;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
+import com.statefulcvm.connectors.phala.model.RevisionDetail;
 import com.statefulcvm.connectors.phala.model.RevisionPage;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
 import com.statefulcvm.connectors.phala.model.WorkspaceQuotas;
@@ -94,6 +95,9 @@ public interface PhalaCloudClient {
 
     /** Revisions of an app, newest first. */
     RevisionPage listRevisions(String appId, int page, int pageSize);
+
+    /** One revision of an app with the encrypted env it was deployed with. */
+    RevisionDetail getRevision(String appId, String revisionId);
 
     /** The app's env encryption key and the KMS's signature over it; check it ({@link EnvKeyVerifier}) before use. */
     EnvEncryptPubkey getAppEnvEncryptPubkey(String kms, String appId);

@@ -24,6 +24,7 @@ import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
 import com.statefulcvm.connectors.phala.model.ProvisionRequest;
 import com.statefulcvm.connectors.phala.model.ProvisionResult;
+import com.statefulcvm.connectors.phala.model.RevisionDetail;
 import com.statefulcvm.connectors.phala.model.RevisionPage;
 import com.statefulcvm.connectors.phala.model.UpdateResult;
 import com.statefulcvm.connectors.phala.model.UrlPair;
@@ -243,6 +244,22 @@ class PhalaCloudClientRequestsTest extends WireMockApiSupport {
         assertThat(page.revisions().get(0).triggeredBy().username()).isEqualTo("alice");
         assertThat(page.revisions().get(1).triggeredBy()).isNull();
         assertThat(page.totalPages()).isEqualTo(2);
+    }
+
+    @Test
+    void aRevisionsDetailCarriesTheEncryptedEnvItWasDeployedWith() {
+        wm.stubFor(get(api("/apps/" + HEX + "/revisions/r9")).willReturn(okJson("""
+                {"revision_id":"r9","app_id":"%s","vm_uuid":"u1","compose_hash":"h9","compose_file":{"docker_compose_file":"x"},
+                 "encrypted_env":"ab12","user_config":"","created_at":"2026-12-02T10:00:00Z","trace_id":null,
+                 "operation_type":"update_env","triggered_by":{"object_type":"user","id":"u_1","username":"alice","avatar_url":null},
+                 "cvm":null,"workspace":null}""".formatted(HEX))));
+
+        RevisionDetail detail = clientWithoutRetries().getRevision("app_" + HEX, "r9");
+
+        assertThat(detail.encryptedEnv()).isEqualTo("ab12");
+        assertThat(detail.vmUuid()).isEqualTo("u1");
+        assertThat(detail.operationType()).isEqualTo("update_env");
+        assertThat(detail.triggeredBy().username()).isEqualTo("alice");
     }
 
     @Test

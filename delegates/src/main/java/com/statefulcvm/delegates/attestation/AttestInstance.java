@@ -4,6 +4,7 @@ import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.procedure.AttestationVariables;
 import com.statefulcvm.delegates.support.ReplicaSetObserver;
 import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.SlotEnvs;
 import com.statefulcvm.delegates.support.SlotReader;
 import com.statefulcvm.delegates.support.SlotStep;
 import com.statefulcvm.fleet.admission.AdmissionDecision;
@@ -32,7 +33,8 @@ import java.util.Optional;
  * (its Attested condition) and returned to the diagram, which refuses to go on without it. A fenced slot is refused
  * ({@value #FENCED}) without asking for evidence unless an operator brings it back ({@link FenceOverride}: a readmit, or
  * the lights-out override); there, an admitted instance lifts the fence. A refused one is fenced by the diagram's next
- * step.
+ * step. An admitted instance's env is compared with the recorded one ({@link SlotEnvs}): a drift is reported, never
+ * refused.
  */
 @Component("attestInstance")
 public class AttestInstance implements JavaDelegate {
@@ -50,11 +52,13 @@ public class AttestInstance implements JavaDelegate {
     private final RefusalRegistry refusals;
     private final AdmittedIdentities identities;
     private final ExpectedComposeHashes expected;
+    private final SlotEnvs envs;
     private final Clock clock;
 
     public AttestInstance(SlotReader slots, ReplicaSets replicaSets, EvidenceJudge judge, ReplicaSetObserver observer,
                           FenceRegistry fences, RefusalRegistry refusals, AdmittedIdentities identities,
-                          ExpectedComposeHashes expected, Clock clock) {
+                          ExpectedComposeHashes expected, SlotEnvs envs, Clock clock) {
+        this.envs = envs;
         this.refusals = refusals;
         this.identities = identities;
         this.expected = expected;
@@ -109,6 +113,11 @@ public class AttestInstance implements JavaDelegate {
                             + String.join(", ", intended.hashes()) + "\nbound instance_id: " + (bound == null ? "a new one (created by us)" : bound);
                 }
             }
+        }
+        if (decision.admitted() && step.cvm().vmUuid() != null) {
+            // an env changed behind our back changes no compose hash: only the CVM's revisions show it
+            String env = envs.check(step.spec(), replicaSets.appId(step.spec()), ordinal, step.cvm());
+            checks += (checks.isEmpty() ? "" : "\n") + env;
         }
         record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
         if (decision.admitted() && step.cvm().instanceId() != null) {

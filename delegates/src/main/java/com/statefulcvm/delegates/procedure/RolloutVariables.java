@@ -60,6 +60,11 @@ public final class RolloutVariables extends ProcedureVariables {
     public static final String TARGET_ENCRYPTED_ENV = "targetEncryptedEnv";
     /** Comma-separated names of the variables an env rollout sets (the {@code env_keys}); absent without an env change. */
     public static final String TARGET_ENV_KEYS = "targetEnvKeys";
+    /**
+     * Set by the application alone, on the rollout an approver's "rollback" of an env changed behind our back starts
+     * (decide-env-drift.bpmn): each targeted slot is sent its own recorded ciphertext again, not one env for all.
+     */
+    public static final String ROLLBACK_RECORDED_ENV = "rollbackRecordedEnv";
     public static final String WAVES = "waves";
     public static final String WAVE = "wave";
     public static final String SURGE_SLOTS = "surgeSlots";

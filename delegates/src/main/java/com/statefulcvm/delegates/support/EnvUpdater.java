@@ -2,6 +2,9 @@ package com.statefulcvm.delegates.support;
 
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.connectors.phala.model.EnvUpdate;
+import com.statefulcvm.fleet.Slots;
+import com.statefulcvm.fleet.drift.EnvRegistry;
+import com.statefulcvm.fleet.drift.EnvValue;
 import com.statefulcvm.fleet.rollout.RolloutAction;
 import com.statefulcvm.fleet.effects.Effect;
 import com.statefulcvm.fleet.effects.EffectIntent;
@@ -15,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
+import static com.statefulcvm.delegates.procedure.RolloutVariables.ROLLBACK_RECORDED_ENV;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_ENCRYPTED_ENV;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_ENV_KEYS;
 
@@ -23,7 +27,9 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_ENV_KE
  * /cvms/{id}/envs}). Unlike a compose, an env cannot be read back from Phala, so whether this attempt at the slot has
  * asked for it is its intent ({@link PhalaEffects}), committed before the call: a job that runs again after a crash, a
  * kill or a database restart finds it and asks nothing twice. A busy CVM is left alone. Only the variable names are
- * ever logged.
+ * ever logged. What it asked for is recorded as the slot's sent env ({@link SlotEnvs}), so that the attestation after
+ * the restart knows it from an env changed behind our back. A rollback of such a change sends each slot its own
+ * recorded ciphertext again.
  */
 @Component
 public class EnvUpdater {
@@ -32,10 +38,14 @@ public class EnvUpdater {
 
     private final PhalaEffects effects;
     private final OnChainRegistrations onChain;
+    private final SlotEnvs slotEnvs;
+    private final EnvRegistry envs;
 
-    public EnvUpdater(PhalaEffects effects, OnChainRegistrations onChain) {
+    public EnvUpdater(PhalaEffects effects, OnChainRegistrations onChain, SlotEnvs slotEnvs, EnvRegistry envs) {
         this.effects = effects;
         this.onChain = onChain;
+        this.slotEnvs = slotEnvs;
+        this.envs = envs;
     }
 
     /** True when the rollout carries an env change that this slot's {@code action} still has to ask for. */
@@ -59,11 +69,20 @@ public class EnvUpdater {
         }
         List<String> keys = envKeys(execution);
         EffectScope scope = EffectScope.of(execution);
-        EnvUpdate update = new EnvUpdate((String) execution.getVariable(TARGET_ENCRYPTED_ENV), keys);
+        int ordinal = Slots.ordinalOf(scope.replicaSet(), scope.slot()).orElseThrow();
+        String ciphertext = (String) execution.getVariable(TARGET_ENCRYPTED_ENV);
+        if (Boolean.TRUE.equals(execution.getVariable(ROLLBACK_RECORDED_ENV))) {
+            EnvValue recorded = envs.slot(scope.replicaSet(), ordinal).map(s -> s.known()).filter(k -> k.encryptedEnv() != null)
+                    .orElseThrow(() -> new IllegalStateException(scope.slot() + " has no recorded env to send again"));
+            ciphertext = recorded.encryptedEnv();
+            keys = recorded.keys();
+        }
+        EnvUpdate update = new EnvUpdate(ciphertext, keys);
         // new env_keys change an on-chain KMS app's compose hash: phase 2 sends the hashes in the body (SDK updateCvmEnvs)
         EffectOutcome outcome = onChain.send(execution, cvm, () -> effects.updateEnvs(scope, cvm, update),
                 (required, transaction) -> effects.updateEnvs(scope, cvm, update.withOnChainCommit(required.composeHash(), transaction)));
         if (outcome.kind() == EffectOutcome.Kind.REQUESTED) {
+            slotEnvs.sent(scope.replicaSet(), ordinal, cvm, ciphertext, keys, scope.procedure() + " " + scope.procedureInstanceId());
             log.info("Requested env update of {} ({}), variables {}: {}", cvm.name(), cvm.id(), keys, outcome.intent().outcome());
         }
         return "env update of " + cvm.name() + " (" + String.join(", ", keys) + "): " + outcome.text();

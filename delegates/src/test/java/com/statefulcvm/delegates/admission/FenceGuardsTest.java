@@ -115,7 +115,7 @@ class FenceGuardsTest {
         EvidenceJudge judge = new EvidenceJudge(guestAgent, mock(InstanceUrlTemplate.class), verifier,
                 new AttestationSettings(8090, at -> null), mock(PinnedPlatforms.class), clock);
         return new AttestInstance(slots, replicaSets, judge, observer, fences, refusals, mock(AdmittedIdentities.class),
-                mock(ExpectedComposeHashes.class), clock);
+                mock(ExpectedComposeHashes.class), mock(com.statefulcvm.delegates.support.SlotEnvs.class), clock);
     }
 
     @Test

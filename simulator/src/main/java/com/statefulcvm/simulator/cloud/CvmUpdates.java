@@ -105,6 +105,9 @@ final class CvmUpdates {
         if (composeChanged) {
             cvm.composeFile = update.compose();
             cvm.composeHash = update.composeHash();
+        }
+        // a revision is what the CVM is deployed with: a new env is a new revision even when the compose hash stays
+        if (composeChanged || update.type() == OperationType.UPDATE_ENV) {
             revisions.record(directory.requireApp(cvm.appId), cvm, update.type().wireName());
         }
         String correlationId = Ids.uuid();

@@ -82,7 +82,7 @@ abstract class SdkEraViews implements ApiViews {
         SimulatedAccount account = SimulatedAccount.DEFAULT;
         return new LegacyRevisionPage.Detail(r.revisionId(), r.appId(), r.vmUuid(), r.composeHash(),
                 rawComposeFile ? ComposeHasher.canonicalJson(r.compose()) : new TreeMap<>(r.compose()),
-                "", "{}", text(r.createdAt()), null, r.operationType(), user(account), cvmRef(r),
+                r.encryptedEnv() == null ? "" : r.encryptedEnv(), "{}", text(r.createdAt()), null, r.operationType(), user(account), cvmRef(r),
                 workspace(account));
     }
 

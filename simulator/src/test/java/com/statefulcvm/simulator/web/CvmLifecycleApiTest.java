@@ -255,6 +255,12 @@ class CvmLifecycleApiTest extends SimulatorHttpTestBase {
         assertThat(values.status()).isEqualTo(202);
         assertThat(values.json().get("status").asText()).isEqualTo("in_progress");
         assertThat(awaitSettled("env-cvm-1", "running").get("compose_hash").asText()).isEqualTo(hash);
+        // new values under the same names: the same compose hash, a new revision carrying the env it was deployed with
+        JsonNode valuesOnly = sim.get(api("/apps/" + appId0 + "/revisions")).json().get("revisions").get(0);
+        assertThat(valuesOnly.get("operation_type").asText()).isEqualTo("update_env");
+        assertThat(valuesOnly.get("compose_hash").asText()).isEqualTo(hash);
+        assertThat(sim.get(api("/apps/" + appId0 + "/revisions/" + valuesOnly.get("revision_id").asText())).json()
+                .get("encrypted_env").asText()).isEqualTo(first);
 
         // the same env again is an update all the same
         assertThat(sim.patch(api("/cvms/env-cvm-1/envs"), Map.of("encrypted_env", first)).json().get("status")

@@ -9,6 +9,8 @@ import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.admission.Fence;
 import com.statefulcvm.fleet.admission.FenceRegistry;
 import com.statefulcvm.fleet.admission.Refusal;
+import com.statefulcvm.fleet.drift.EnvRegistry;
+import com.statefulcvm.fleet.drift.SlotEnv;
 import com.statefulcvm.fleet.admission.RefusalRegistry;
 import com.statefulcvm.fleet.admission.PinnedPlatforms;
 import com.statefulcvm.fleet.budget.DisruptionBudget;
@@ -48,11 +50,13 @@ class ReplicaSetStatus {
     private final OutageRegistry outages;
 
     private final Adoptions adoptions;
+    private final EnvRegistry envs;
 
     ReplicaSetStatus(ReplicaSets replicaSets, InstanceConditions conditions, RevisionHistory revisions,
                      RevisionComposeHashes composeHashes, EngineRollouts rollouts, ScaleRegistry scales, FenceRegistry fences,
-                     RefusalRegistry refusals, PinnedPlatforms pins, OutageRegistry outages, Adoptions adoptions) {
+                     RefusalRegistry refusals, PinnedPlatforms pins, OutageRegistry outages, Adoptions adoptions, EnvRegistry envs) {
         this.adoptions = adoptions;
+        this.envs = envs;
         this.refusals = refusals;
         this.pins = pins;
         this.outages = outages;
@@ -82,6 +86,8 @@ class ReplicaSetStatus {
         Map<Integer, Fence> fenced = fences.fences(spec.getName()).stream().collect(Collectors.toMap(Fence::ordinal, f -> f));
         List<Refusal> standing = refusals.refusals(spec.getName());
         Map<Integer, Refusal> refused = standing.stream().collect(Collectors.toMap(Refusal::ordinal, r -> r));
+        List<SlotEnv> envDrifts = envs.slots(spec.getName()).stream().filter(SlotEnv::drifted).toList();
+        Map<Integer, SlotEnv> envDrifted = envDrifts.stream().collect(Collectors.toMap(SlotEnv::ordinal, e -> e));
         // a fenced instance is kept out of the workload, a refused one is not admitted: never ready, whatever its last
         // probe said
         int ready = (int) inSet.stream().filter(r -> !fenced.containsKey(r.ordinal()) && !refused.containsKey(r.ordinal()))
@@ -95,12 +101,12 @@ class ReplicaSetStatus {
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
                         .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())), Optional.ofNullable(refused.get(r.ordinal())),
-                        drift(current, refused.get(r.ordinal())),
+                        drift(current, refused.get(r.ordinal())), SetConditions.envDrift(envDrifted.get(r.ordinal())),
                         spec.slotSpec(r.ordinal()))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing),
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing, envDrifts),
                 attestationPolicy(spec, pins.pinned(spec.getName()).size()));
     }
 
@@ -126,9 +132,10 @@ class ReplicaSetStatus {
     /**
      * The set's own conditions: AwaitingAdoption while its app, made elsewhere, is only observed; Outage while the health monitor sees more slots down than the budget tolerates;
      * AttestationRefused while slots refused beyond the budget keep running unadmitted, each with its cause; Drifted
-     * while some of them run a compose changed behind our back (the diff is on each instance).
+     * while some of them run a compose or an env changed behind our back (the diff, or who changed the env, is on each
+     * instance).
      */
-    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing) {
+    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing, List<SlotEnv> envDrifts) {
         List<ReplicaSetView.ConditionView> out = new java.util.ArrayList<>();
         if (adoptions.awaitsAdoption(spec)) {
             out.add(new ReplicaSetView.ConditionView("AwaitingAdoption", true, SetConditions.awaitingAdoptionReason(spec), null));
@@ -138,10 +145,11 @@ class ReplicaSetStatus {
             out.add(new ReplicaSetView.ConditionView("AttestationRefused", true, SetConditions.refusedReason(spec, standing),
                     standing.stream().map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
         }
-        String drifted = SetConditions.driftedReason(spec, standing);
+        String drifted = SetConditions.driftedReason(spec, standing, envDrifts);
         if (drifted != null) {
-            out.add(new ReplicaSetView.ConditionView("Drifted", true, drifted, standing.stream().filter(Refusal::drifted)
-                    .map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));
+            out.add(new ReplicaSetView.ConditionView("Drifted", true, drifted, java.util.stream.Stream.concat(
+                    standing.stream().filter(Refusal::drifted).map(Refusal::refusedAt), envDrifts.stream().map(e -> e.drift().at()))
+                    .filter(Objects::nonNull).min(java.util.Comparator.naturalOrder()).orElse(null)));
         }
         return List.copyOf(out);
     }

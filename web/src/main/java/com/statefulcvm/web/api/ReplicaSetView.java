@@ -50,7 +50,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                         String composeHash, Boolean healthy, String condition, Instant observedAt,
                         Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
                         String fenced, Instant fencedAt, String fencedBy, String refused, Instant refusedAt, String drift,
-                        SlotConfigView config) {
+                        String envDrift, SlotConfigView config) {
 
         /**
          * {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). While it stands
@@ -58,10 +58,11 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
          * latest observation (the stop the fence itself caused reads "Status stopped" and ends the boot the verdict
          * spoke for, so the registry forgets it). {@code refusal}: the slot was refused but not fenced, the disruption
          * budget allowing no more ("refused, kept running unadmitted (...): ..."). {@code drift}: the diff from the set's
-         * current revision to the compose the refused instance runs, when it was changed behind our back.
+         * current revision to the compose the refused instance runs, when it was changed behind our back. {@code envDrift}:
+         * who changed the env its CVM runs behind our back, and the variable names it runs and we recorded (never a value).
          */
         static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, Optional<Refusal> refusal,
-                               String drift, SlotSpec slot) {
+                               String drift, String envDrift, SlotSpec slot) {
             boolean failedVerdictKept = Boolean.FALSE.equals(r.attested());
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
                     r.healthy(), fence.map(Fence::condition).orElse(r.condition()), r.observedAt(),
@@ -69,7 +70,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                     fence.map(f -> failedVerdictKept ? r.attestedAt() : f.fencedAt()).orElse(r.attestedAt()), conditions,
                     fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
                     fence.map(Fence::fencedBy).orElse(null), refusal.map(Refusal::summary).orElse(null),
-                    refusal.map(Refusal::refusedAt).orElse(null), drift, SlotConfigView.of(slot));
+                    refusal.map(Refusal::refusedAt).orElse(null), drift, envDrift, SlotConfigView.of(slot));
         }
     }
 

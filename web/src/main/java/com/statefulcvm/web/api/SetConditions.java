@@ -11,6 +11,8 @@ import com.statefulcvm.fleet.budget.DisruptionBudget;
 import com.statefulcvm.fleet.budget.Outage;
 import com.statefulcvm.fleet.budget.OutageRegistry;
 import com.statefulcvm.fleet.budget.SlotAvailability;
+import com.statefulcvm.fleet.drift.EnvRegistry;
+import com.statefulcvm.fleet.drift.SlotEnv;
 import org.springframework.stereotype.Component;
 
 import java.util.LinkedHashMap;
@@ -27,7 +29,7 @@ import java.util.stream.Collectors;
  * kept out of the workload after a failed attestation, until an operator readmits them) and {@code Outage} (more slots
  * down than the set's disruption budget tolerates: no heal acts on one slot, a lights-out recovery brings the set back)
  * and {@code AttestationRefused} (slots refused whose fence the disruption budget did not allow: they keep running,
- * unadmitted, until an approver decides).
+ * unadmitted, until an approver decides) and {@code Drifted} (slots running a compose or env changed behind our back).
  */
 @Component
 class SetConditions {
@@ -36,9 +38,11 @@ class SetConditions {
     private final RefusalRegistry refusals;
     private final OutageRegistry outages;
     private final Adoptions adoptions;
+    private final EnvRegistry envs;
 
-    SetConditions(FenceRegistry fences, RefusalRegistry refusals, OutageRegistry outages, Adoptions adoptions) {
+    SetConditions(FenceRegistry fences, RefusalRegistry refusals, OutageRegistry outages, Adoptions adoptions, EnvRegistry envs) {
         this.adoptions = adoptions;
+        this.envs = envs;
         this.fences = fences;
         this.refusals = refusals;
         this.outages = outages;
@@ -60,6 +64,7 @@ class SetConditions {
         Optional<Outage> declared = outages.outage(spec.getName());
         boolean outage = declared.isPresent() || (!inSet.isEmpty() && judged.outage());
         boolean awaiting = adoptions.awaitsAdoption(spec);
+        String drifted = driftedReason(spec, refused, envs.slots(spec.getName()).stream().filter(SlotEnv::drifted).toList());
         return List.of(
                 condition("Ready", view.readyReplicas() >= view.replicas(),
                         view.readyReplicas() + " of " + view.replicas() + " replicas ready"),
@@ -69,8 +74,8 @@ class SetConditions {
                         ? judged.summary() + ": more than the set tolerates; start a lights-out recovery" : judged.summary())),
                 condition("AttestationRefused", !refused.isEmpty(), refused.isEmpty() ? "no refusal beyond the budget"
                         : refusedReason(spec, refused)),
-                condition("Drifted", driftedReason(spec, refused) != null, Objects.requireNonNullElse(driftedReason(spec, refused),
-                        "every admitted instance runs a recorded revision")),
+                condition("Drifted", drifted != null, Objects.requireNonNullElse(drifted,
+                        "every admitted instance runs a recorded revision and its recorded env")),
                 condition("AwaitingAdoption", awaiting, awaiting ? awaitingAdoptionReason(spec) : "managed by the orchestrator"));
     }
 
@@ -85,11 +90,22 @@ class SetConditions {
      * Drift is what attestation proved: an instance refused for a compose none of our revisions has, whose measured
      * compose hash is the app compose it publishes.
      */
-    static String driftedReason(ReplicaSetSpec spec, List<Refusal> refused) {
+    static String driftedReason(ReplicaSetSpec spec, List<Refusal> refused, List<SlotEnv> envDrifts) {
         List<String> slots = refused.stream().filter(Refusal::drifted).map(r -> spec.slotName(r.ordinal())).toList();
-        return slots.isEmpty() ? null : String.join(", ", slots) + (slots.size() == 1 ? " runs" : " run")
+        String compose = slots.isEmpty() ? null : String.join(", ", slots) + (slots.size() == 1 ? " runs" : " run")
                 + " a compose changed behind our back (none of the set's revisions; the diff is on each instance): adopt it"
                 + " as a revision in Tasklist, or roll the recorded revision out again (POST .../rollbacks)";
+        List<String> envSlots = envDrifts.stream().map(e -> spec.slotName(e.ordinal())).toList();
+        String env = envSlots.isEmpty() ? null : String.join(", ", envSlots) + (envSlots.size() == 1 ? " runs" : " run")
+                + " env values changed behind our back (who and when is on each instance): adopt them, or roll the recorded"
+                + " env out again, in Tasklist (decide-env-drift)";
+        return compose == null ? env : env == null ? compose : compose + "; " + env;
+    }
+
+    /** "update_env by alice at ... (revision r9): runs env 1a2b… (A, B); recorded env 3c4d… (A, B), first seen: ..."; null without. */
+    static String envDrift(SlotEnv slot) {
+        return slot == null || !slot.drifted() ? null : "env changed behind our back, " + slot.drift().source() + ": runs "
+                + slot.drift().describe() + "; recorded " + slot.known().describe() + " (" + slot.known().source() + ")";
     }
 
     /**

@@ -18,6 +18,9 @@ import com.statefulcvm.fleet.ComposeText;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
+import com.statefulcvm.fleet.drift.EnvRegistry;
+import com.statefulcvm.fleet.drift.EnvValue;
+import com.statefulcvm.fleet.drift.SlotEnv;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -38,6 +41,7 @@ class RolloutStartCheck extends ProcedureStartCheck {
     static final Set<String> START_VARIABLES = Set.of(RolloutVariables.REPLICA_SET, RolloutRequest.DOCKER_COMPOSE,
             RolloutRequest.UPDATE_POLICY, RolloutVariables.TARGET_COMPOSE, RolloutVariables.UPDATE_POLICY_OVERRIDE,
             RolloutVariables.TARGET_ORDINALS, RolloutVariables.ROLLBACK_TO_REVISION, RolloutVariables.REQUESTED_BY,
+            RolloutVariables.ROLLBACK_RECORDED_ENV,
             // refused with their own message by the check: an env comes sealed and handed over, never as a variable
             RolloutRequest.ENVS, RolloutVariables.TARGET_ENCRYPTED_ENV, RolloutVariables.TARGET_ENV_KEYS);
 
@@ -46,10 +50,12 @@ class RolloutStartCheck extends ProcedureStartCheck {
     private final ObjectMapper json;
     private final SealedEnvHandover envs;
     private final RevisionHistory revisions;
+    private final EnvRegistry recordedEnvs;
 
     RolloutStartCheck(ReplicaSets replicaSets, PolicyOverrides policies, RolloutStarts rollouts, ObjectMapper json,
-                      RevisionHistory revisions, SealedEnvHandover envs) {
+                      RevisionHistory revisions, SealedEnvHandover envs, EnvRegistry recordedEnvs) {
         super(RolloutVariables.PROCESS_KEY, START_VARIABLES, replicaSets);
+        this.recordedEnvs = recordedEnvs;
         this.envs = envs;
         this.revisions = revisions;
         this.policies = policies;
@@ -60,6 +66,7 @@ class RolloutStartCheck extends ProcedureStartCheck {
     @Override
     protected String check(ProcedureStart start, ReplicaSetSpec spec) {
         requireNoEnvInClear(start);
+        requireRecordedEnvRollbackByTheApplication(start);
         Optional<EnvEncryption.Sealed> env = envs.take(spec.getName());
         ObjectNode body = json.createObjectNode();
         Object compose = start.firstOf(RolloutRequest.DOCKER_COMPOSE, RolloutVariables.TARGET_COMPOSE);
@@ -81,6 +88,7 @@ class RolloutStartCheck extends ProcedureStartCheck {
         policies.effective(spec, override);
         requireRecordedRevision(start, spec, dockerCompose);
         String ordinals = targetOrdinals(start, spec);
+        String recordedEnvKeys = recordedEnvKeys(start, spec, ordinals, env.isPresent());
         rollouts.requireNoneRunning(spec.getName());
 
         start.remove(RolloutRequest.DOCKER_COMPOSE);
@@ -91,6 +99,10 @@ class RolloutStartCheck extends ProcedureStartCheck {
             start.set(RolloutVariables.TARGET_ENCRYPTED_ENV, ComposeValue.of(sealed.encryptedEnv()));
             start.set(RolloutVariables.TARGET_ENV_KEYS, String.join(",", sealed.envKeys()));
         });
+        if (recordedEnvKeys != null) {
+            // each slot is sent its own recorded ciphertext (EnvUpdater): the names say what the rollout changes
+            start.set(RolloutVariables.TARGET_ENV_KEYS, recordedEnvKeys);
+        }
         start.set(RolloutVariables.TARGET_COMPOSE, ComposeValue.of(dockerCompose));
         if (override != null) {
             start.set(RolloutVariables.UPDATE_POLICY_OVERRIDE, override);
@@ -102,6 +114,45 @@ class RolloutStartCheck extends ProcedureStartCheck {
         }
         start.set(RolloutVariables.REQUESTED_BY, start.requestedBy(RolloutVariables.REQUESTED_BY));
         return spec.getName();
+    }
+
+    private static void requireRecordedEnvRollbackByTheApplication(ProcedureStart start) {
+        Object given = start.variable(RolloutVariables.ROLLBACK_RECORDED_ENV);
+        if (given != null && !Boolean.FALSE.equals(given) && (start.byUser() || !Boolean.TRUE.equals(given))) {
+            throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, RolloutVariables.ROLLBACK_RECORDED_ENV + ": is set by the"
+                    + " application when an approver decides to roll back an env changed behind our back (decide-env-drift in"
+                    + " Tasklist); start an env rollout with envs instead");
+        }
+    }
+
+    /**
+     * A rollout that sends the targeted slots their recorded env again is the application's, started by an approver's
+     * "rollback" of an env changed behind our back (decide-env-drift.bpmn): refused from anyone else, beside a new env,
+     * without target slots, or for a slot whose recorded env cannot be sent again.
+     *
+     * @return the variable names the recorded envs set, comma-separated; null when the rollout is not such a rollback
+     */
+    private String recordedEnvKeys(ProcedureStart start, ReplicaSetSpec spec, String ordinals, boolean sealedEnv) {
+        Object given = start.variable(RolloutVariables.ROLLBACK_RECORDED_ENV);
+        if (given == null || Boolean.FALSE.equals(given)) {
+            start.remove(RolloutVariables.ROLLBACK_RECORDED_ENV);
+            return null;
+        }
+        String field = RolloutVariables.ROLLBACK_RECORDED_ENV + ": ";
+        if (sealedEnv || ordinals == null) {
+            throw new ProcedureStartRefused(HttpStatus.BAD_REQUEST, field + (sealedEnv ? "sends the recorded env, not a new one"
+                    : "needs " + RolloutVariables.TARGET_ORDINALS + ", the slots to send their recorded env again"));
+        }
+        java.util.LinkedHashSet<String> keys = new java.util.LinkedHashSet<>();
+        for (String ordinal : ordinals.split(",")) {
+            EnvValue known = recordedEnvs.slot(spec.getName(), Integer.parseInt(ordinal)).map(SlotEnv::known).orElse(null);
+            if (known == null || known.encryptedEnv() == null || known.keys().isEmpty()) {
+                throw new ProcedureStartRefused(HttpStatus.CONFLICT, field + spec.slotName(Integer.parseInt(ordinal))
+                        + " has no recorded env that can be sent again (no ciphertext kept, or no variable names)");
+            }
+            keys.addAll(known.keys());
+        }
+        return String.join(",", keys);
     }
 
     /**
