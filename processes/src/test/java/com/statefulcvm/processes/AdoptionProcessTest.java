@@ -28,7 +28,8 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
  * accepts, a rejection records nothing, a set that cannot be adopted never reaches an approver, and an app that changed
  * after the approval is surveyed and approved again.
  */
-@Deployment(resources = {"processes/adopt-replica-set.bpmn", "processes/approve-adoption.form", "processes/start-adopt-replica-set.form"})
+@Deployment(resources = {"processes/adopt-replica-set.bpmn", "processes/approve-adoption.form", "processes/start-adopt-replica-set.form",
+        "processes/sequence-generic.bpmn"})
 class AdoptionProcessTest {
 
     @RegisterExtension
@@ -47,7 +48,22 @@ class AdoptionProcessTest {
             steps.add("survey" + (ex.getVariable("surveyAgainBecause") == null ? "" : " again"));
             ex.setVariable("adoptionAcceptable", acceptable);
             ex.setVariable("adoptionSummary", acceptable ? "3 of 3 slots filled" : "cannot be adopted: no CVM fills a slot");
+            ex.setVariable("surveyedSlots", new ArrayList<>(List.of("db-0", "db-1")));
+            ex.setVariable("workloadType", "generic");
+            ex.setVariable("hookPollInterval", "PT1S");
+            ex.setVariable("sequenceTimeout", "PT30S");
         });
+        // db-0 answers, db-1 has no endpoint: reported, never given a number
+        Mocks.register("readSequenceEndpoint", (JavaDelegate) ex -> {
+            if ("db-1".equals(ex.getVariable("slot"))) {
+                throw new BpmnError("HOOK_FAILED", "no sequence endpoint (404)");
+            }
+            ex.setVariable("sequenceNumber", 42L);
+            ex.setVariable("sequenceSource", "the compose's counter");
+            ex.setVariable("hookReady", true);
+        });
+        Mocks.register("recordSequenceNumber", new com.statefulcvm.delegates.lightsout.RecordSequenceNumber());
+        Mocks.register("describeSurveyedSequences", new com.statefulcvm.delegates.adoption.DescribeSurveyedSequences());
         Mocks.register("requireAdoptionDecision", (TaskListener) task -> task.getExecution().getProcessInstance()
                 .setVariable("decidedBy", "bob"));
         Mocks.register("recordTheAdoption", (JavaDelegate) ex -> {
@@ -87,6 +103,14 @@ class AdoptionProcessTest {
         jobs.complete(pi, "UserTask_ApproveAdoption", "approved", true, 20);
         DueJobs.that(pi).isEnded().hasPassed("Task_RecordTheAdoption", "EndEvent_Adopted");
         assertThat(steps).containsExactly("survey", "record as bob");
+    }
+
+    @Test
+    void theApproverSeesEachRunningSlotsSequenceNumberOrWhyItHasNone() {
+        Task task = approval(start());
+        assertThat(String.valueOf(taskService().getVariable(task.getId(), "adoptionSequences")))
+                .contains("db-0: 42 (the compose's counter) <- largest: the most recent data")
+                .contains("db-1: NO ANSWER: no sequence endpoint (404)");
     }
 
     @Test

@@ -54,7 +54,7 @@ public class RecordSequenceNumber implements JavaDelegate {
     }
 
     @SuppressWarnings("unchecked")
-    static <V> Map<String, V> map(DelegateExecution execution, String name) {
+    public static <V> Map<String, V> map(DelegateExecution execution, String name) {
         Object value = execution.getVariable(name);
         Map<String, V> copy = new LinkedHashMap<>();
         if (value instanceof Map<?, ?> map) {

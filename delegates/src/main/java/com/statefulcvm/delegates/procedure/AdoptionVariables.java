@@ -19,6 +19,10 @@ public final class AdoptionVariables extends ProcedureVariables {
     public static final String REFUSED_SLOTS = "refusedSlots";
     /** Slot name to the compose hash its CVM reported at the survey: the approval accepts exactly that. */
     public static final String SURVEYED_HASHES = "surveyedComposeHashes";
+    /** The running slots asked for their sequence number (sequence-&lt;type&gt;), in ordinal order; empty when the type has none. */
+    public static final String SEQUENCE_SLOTS = "surveyedSlots";
+    /** Each asked slot's sequence number, or why it has none, one line each, for the approver. */
+    public static final String SEQUENCE_REPORT = "adoptionSequences";
     /** The diff from the fleet file's compose to the one the first revision takes; empty when they are the same. */
     public static final String FLEET_FILE_DIFF = "fleetFileDiff";
     /** The approver's acceptance of the refused slots, kept running unadmitted; needed when any would be refused. */

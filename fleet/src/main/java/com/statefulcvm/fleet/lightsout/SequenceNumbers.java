@@ -89,6 +89,15 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
 
     /** One line per replica, in slot order, as the operator's form and the procedure's outcome show them. */
     public String report() {
+        return report("the seed");
+    }
+
+    /** The same lines for a set that runs (an adoption's survey): the most recent replica is marked, nobody is seeded. */
+    public String observed() {
+        return report("the most recent data");
+    }
+
+    private String report(String mostRecent) {
         Optional<String> seed = seed();
         StringBuilder text = new StringBuilder();
         for (String slot : slots) {
@@ -108,7 +117,7 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
                     text.append(" (").append(source).append(')');
                 }
                 if (seed.isPresent() && seed.get().equals(slot)) {
-                    text.append(generations.isEmpty() ? " <- largest: the seed" : " <- most recent (generation, then position): the seed");
+                    text.append(generations.isEmpty() ? " <- largest: " + mostRecent : " <- most recent (generation, then position): " + mostRecent);
                 }
             } else {
                 text.append("NO ANSWER: ").append(unanswered.getOrDefault(slot, "not asked"));

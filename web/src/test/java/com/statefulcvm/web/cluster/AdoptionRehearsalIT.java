@@ -124,6 +124,9 @@ class AdoptionRehearsalIT {
         assertThat(dbReport).contains("adopt-db-0 <- CVM dbnode-a", "adopt-db-1 <- CVM dbnode-b", "adopt-db-2 <- CVM " + unnamed);
         assertThat(dbReport.split("would be admitted", -1)).as("each of the three would be admitted").hasSize(4);
         assertThat(variable(admin, dbTask, "fleetFileDiff")).as("the fleet file's compose is not what runs").contains("0.4");
+        String sequences = variable(admin, dbTask, "adoptionSequences");
+        log("adopt-db sequence numbers:\n" + sequences);
+        assertThat(sequences).as("each running slot asked, each answer or its absence said").contains("adopt-db-0: ", "adopt-db-1: ", "adopt-db-2: ");
         HttpResponse<String> early = admin.postJson("/api/replica-sets/adopt-db/rollouts", Map.of("dockerCompose", FLEET_FILE));
         assertThat(early.statusCode()).as(early.body()).isEqualTo(409);
         assertThat(early.body()).contains("not adopted yet");
