@@ -40,6 +40,8 @@ class RefusalDecisionProcessTest {
     private String onFailure = "STOP";
     /** Whether the drifted instances still run one compose when the adopt step looks. */
     private boolean adoptable = true;
+    /** Whether the rollback's rollout can start (no other rollout of the set runs). */
+    private boolean rollbackStarts = true;
     private final List<String> steps = new ArrayList<>();
     private final DueJobs jobs = new DueJobs(Set.of("BoundaryEvent_HookTimedOut"));
 
@@ -72,6 +74,10 @@ class RefusalDecisionProcessTest {
             if (adoptable) {
                 refused.clear();
             }
+        });
+        Mocks.register("rollBackDriftedCompose", (JavaDelegate) ex -> {
+            steps.add("rollback:" + refused + " as " + ex.getVariable("decidedBy"));
+            ex.setVariable("rollbackRollout", rollbackStarts ? "rollout-1" : null);
         });
         Mocks.register("requireRefusalDecision", (TaskListener) task -> task.getExecution().getProcessInstance()
                 .setVariable("decidedBy", "alice"));
@@ -134,6 +140,20 @@ class RefusalDecisionProcessTest {
         jobs.complete(pi, "UserTask_DecideRefusals", "decision", "adopt", 20);
         assertThat(decision(pi)).as("asked again").isNotNull();
         DueJobs.that(pi).hasPassed("Gateway_Adopted").hasNotPassed("EndEvent_Adopted");
+    }
+
+    /** "rollback" starts a rollout of the drifted ones and fences nothing; one that could not start asks again. */
+    @Test
+    void rollbackStartsARolloutFencesNothingAndAsksAgainWhenNoneCouldStart() {
+        rollbackStarts = false;
+        ProcessInstance pi = start();
+        jobs.complete(pi, "UserTask_DecideRefusals", "decision", "rollback", 20);
+        assertThat(decision(pi)).as("asked again: no rollout started").isNotNull();
+        rollbackStarts = true;
+        jobs.complete(pi, "UserTask_DecideRefusals", "decision", "rollback", 20);
+        DueJobs.that(pi).isEnded().hasPassed("Task_RollBackDrifted", "EndEvent_RollingBack").hasNotPassed("Task_FenceRefused");
+        assertThat(steps).containsExactly("look:[db-1, db-2]", "rollback:[db-1, db-2] as alice", "look:[db-1, db-2]",
+                "rollback:[db-1, db-2] as alice");
     }
 
     @Test

@@ -13,11 +13,16 @@ public final class RefusalVariables extends ProcedureVariables {
     public static final String REFUSED_INSTANCES = "refusedInstances";
     /** The platforms the set pins now, for the approver to compare with the refused evidence. */
     public static final String PINNED_PLATFORMS = "pinnedPlatforms";
-    /** The approver's choice: {@link #FENCE}, {@link #PIN}, {@link #ADOPT} or {@link #WAIT}. */
+    /** The approver's choice: {@link #FENCE}, {@link #PIN}, {@link #ADOPT}, {@link #ROLL_BACK} or {@link #WAIT}. */
     public static final String DECISION = "decision";
     public static final String FENCE = "fence";
     public static final String PIN = "pin";
     public static final String ADOPT = "adopt";
+    public static final String ROLL_BACK = "rollback";
+    /** The rollout a "rollback" started; null when none could start. */
+    public static final String ROLLBACK_ROLLOUT = "rollbackRollout";
+    /** What the approver's rollback did. */
+    public static final String ROLLED_BACK_BY_DECISION = "rolledBackByDecision";
     public static final String WAIT = "wait";
     /** How long a "wait" waits before the refusals are looked at, and asked about, again (ISO-8601). */
     public static final String ASK_AGAIN_AFTER = "askAgainAfter";

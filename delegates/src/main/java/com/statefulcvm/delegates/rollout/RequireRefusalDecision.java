@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * The decision on instances refused beyond the disruption budget: fence them all anyway, pin the platform their evidence
  * showed (refused when none of the standing refusals showed one), adopt the compose they run as a revision (refused
- * unless they run exactly one that was changed behind our back), or wait and be asked again. Who decided is kept for
+ * unless they run exactly one that was changed behind our back), roll the set's current revision out to the drifted ones
+ * again (refused unless some drifted), or wait and be asked again. Who decided is kept for
  * the fences and pins it makes ({@value RefusalVariables#DECIDED_BY}), from the authenticated user.
  */
 @Component("requireRefusalDecision")
@@ -19,7 +20,7 @@ public class RequireRefusalDecision extends RequireChoice {
     private final RefusalRegistry refusals;
 
     public RequireRefusalDecision(RefusalRegistry refusals) {
-        super(RefusalVariables.FENCE, RefusalVariables.PIN, RefusalVariables.ADOPT, RefusalVariables.WAIT);
+        super(RefusalVariables.FENCE, RefusalVariables.PIN, RefusalVariables.ADOPT, RefusalVariables.ROLL_BACK, RefusalVariables.WAIT);
         this.refusals = refusals;
     }
 
@@ -29,6 +30,11 @@ public class RequireRefusalDecision extends RequireChoice {
                 && !PinRefusedPlatforms.anythingToPin(refusals.refusals((String) task.getVariable(RefusalVariables.REPLICA_SET)))) {
             throw TaskDecisionRefused.because(task, RefusalVariables.DECISION, "decision: pin needs a refused instance whose"
                     + " evidence showed a platform (MRTD, RTMR0-2); these were refused for other causes: fence them, or wait");
+        }
+        if (RefusalVariables.ROLL_BACK.equals(task.getVariable(RefusalVariables.DECISION))
+                && AdoptRunningCompose.runningComposes(refusals.refusals((String) task.getVariable(RefusalVariables.REPLICA_SET))).isEmpty()) {
+            throw TaskDecisionRefused.because(task, RefusalVariables.DECISION, "decision: rollback needs a refused instance that runs"
+                    + " a compose changed behind our back; none does: fence them, pin the platform they showed, or wait");
         }
         if (RefusalVariables.ADOPT.equals(task.getVariable(RefusalVariables.DECISION))) {
             int composes = AdoptRunningCompose.runningComposes(refusals.refusals((String) task.getVariable(RefusalVariables.REPLICA_SET))).size();
