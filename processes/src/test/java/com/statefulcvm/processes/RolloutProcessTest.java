@@ -711,6 +711,9 @@ class RolloutProcessTest {
         runWave();
         assertThat(pi).isWaitingAt("UserTask_ApproveNextWave");
         assertThat(task()).hasName("Approve continuing after wave 1 of 3");
+        // the form's fields are the task's own: the wave just updated, not a per-instance variable of another scope
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "updatedInstances")).isEqualTo("webdemo-2");
+        org.assertj.core.api.Assertions.assertThat(taskService().getVariable(task().getId(), "waveProgress")).isEqualTo("wave 1 of 3 done");
         complete(task(), withVariables("approved", true));
         runWave();
         complete(task(), withVariables("approved", true));

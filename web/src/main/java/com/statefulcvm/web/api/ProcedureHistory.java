@@ -3,9 +3,11 @@ package com.statefulcvm.web.api;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.history.HistoricActivityInstance;
+import org.camunda.bpm.engine.history.HistoricDetail;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.history.HistoricTaskInstance;
 import org.camunda.bpm.engine.history.HistoricVariableInstance;
+import org.camunda.bpm.engine.history.HistoricVariableUpdate;
 import org.camunda.bpm.engine.history.UserOperationLogEntry;
 import org.springframework.stereotype.Component;
 
@@ -146,6 +148,48 @@ class ProcedureHistory {
             }
         }
         return values;
+    }
+
+    /**
+     * The values the names of these activities refer to, as each activity saw them, by activity instance: the latest
+     * update of each variable made before it started, in its own scope or a scope around it. A sequential
+     * multi-instance's element variable ({@code slot}) is one variable instance whose value changes per iteration,
+     * so its last value would name every iteration's steps; its updates (the engine's full history) name each one.
+     */
+    Map<String, Map<String, Object>> valuesAsSeen(String pid, List<HistoricActivityInstance> activities, Set<String> names) {
+        Map<String, Map<String, Object>> seen = new HashMap<>();
+        if (names.isEmpty() || activities.isEmpty()) {
+            return seen;
+        }
+        Map<String, String> parents = new HashMap<>();
+        history.createHistoricActivityInstanceQuery().processInstanceId(pid).unlimitedList()
+                .forEach(a -> parents.put(a.getId(), a.getParentActivityInstanceId()));
+        List<HistoricVariableUpdate> updates = new ArrayList<>();
+        for (HistoricDetail detail : history.createHistoricDetailQuery().processInstanceId(pid).variableUpdates()
+                .orderByTime().asc().orderPartiallyByOccurrence().asc().unlimitedList()) {
+            if (detail instanceof HistoricVariableUpdate update && names.contains(update.getVariableName())) {
+                updates.add(update);
+            }
+        }
+        for (HistoricActivityInstance a : activities) {
+            // its own scope and those around it, up to the process instance (whose activity instance id is its own id)
+            Set<String> scopes = new java.util.HashSet<>(Set.of(pid));
+            String scope = a.getId();
+            while (scope != null && scopes.add(scope)) {
+                scope = parents.get(scope);
+            }
+            Map<String, Object> values = new HashMap<>();
+            for (HistoricVariableUpdate u : updates) {
+                if (u.getTime() != null && a.getStartTime() != null && u.getTime().after(a.getStartTime())) {
+                    break;
+                }
+                if (scopes.contains(u.getActivityInstanceId()) && u.getValue() != null) {
+                    values.put(u.getVariableName(), u.getValue());
+                }
+            }
+            seen.put(a.getId(), values);
+        }
+        return seen;
     }
 
     /** The user tasks done in these instances, in the order they were completed. */

@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -175,6 +176,28 @@ public class ProcedureReport {
                 : recorded.variable(RolloutVariables.STAGE);
     }
 
+    /**
+     * How a procedure that reached an end event ended, from the event's id (the diagrams name their ends so):
+     * "aborted" (an operator's or approver's abort or stop), "rejected" (an approval said no, a start was refused),
+     * "failed" (it failed, rolled back, found no way on), else "completed". The engine calls all of them COMPLETED.
+     */
+    static String endedAs(String endActivityId) {
+        if (endActivityId == null) {
+            return "completed";
+        }
+        if (endActivityId.contains("Abort") || endActivityId.endsWith("_StopRollout") || endActivityId.endsWith("Stopped")) {
+            return "aborted";
+        }
+        if (endActivityId.contains("Rejected") || endActivityId.endsWith("Refused") || endActivityId.endsWith("_CannotAdopt")) {
+            return "rejected";
+        }
+        if (endActivityId.contains("Failed") || endActivityId.endsWith("_RolledBack") || endActivityId.endsWith("_NoCandidate")
+                || endActivityId.endsWith("_NotConfirmed")) {
+            return "failed";
+        }
+        return "completed";
+    }
+
     public static String state(HistoricProcessInstance p) {
         String state = p.getState();
         if (state == null) {
@@ -183,7 +206,7 @@ public class ProcedureReport {
         return switch (state) {
             case HistoricProcessInstance.STATE_ACTIVE -> "running";
             case HistoricProcessInstance.STATE_SUSPENDED -> "suspended";
-            case HistoricProcessInstance.STATE_COMPLETED -> "completed";
+            case HistoricProcessInstance.STATE_COMPLETED -> endedAs(p.getEndActivityId());
             case HistoricProcessInstance.STATE_EXTERNALLY_TERMINATED -> "externally terminated";
             case HistoricProcessInstance.STATE_INTERNALLY_TERMINATED -> "internally terminated";
             default -> state.toLowerCase(Locale.ROOT).replace('_', ' ');
@@ -214,16 +237,20 @@ public class ProcedureReport {
     /**
      * Every task and call of the procedure's own diagram the engine has started, with when it began and ended. A name
      * written with an expression ({@code Approve restarting ${slot}}) is shown as the operator saw it: a user task's
-     * own name, else the expression's variable as the procedure had it.
+     * own name, else the expression's variable as the activity saw it when it started ({@link ProcedureHistory#valuesAsSeen}).
      */
     private List<Reports.ActivityStep> activitySteps(String pid) {
         List<HistoricActivityInstance> activities = history.steps(pid);
         Map<String, String> taskNames = history.taskNames(pid);
-        Map<String, Object> named = history.values(pid, namesIn(activities));
+        Set<String> names = namesIn(activities);
+        Map<String, Object> named = history.values(pid, names);
+        Map<String, Map<String, Object>> asSeen = history.valuesAsSeen(pid, activities, names);
         List<Reports.ActivityStep> steps = new ArrayList<>();
         for (HistoricActivityInstance a : activities) {
             String name = taskNames.getOrDefault(a.getId(), a.getActivityName());
-            steps.add(new Reports.ActivityStep(name == null ? a.getActivityId() : resolved(name, named), a.getActivityId(),
+            Map<String, Object> values = new HashMap<>(named);
+            values.putAll(asSeen.getOrDefault(a.getId(), Map.of()));
+            steps.add(new Reports.ActivityStep(name == null ? a.getActivityId() : resolved(name, values), a.getActivityId(),
                     instant(a.getStartTime()), instant(a.getEndTime()), a.isCanceled() ? Boolean.TRUE : null,
                     a.getCalledProcessInstanceId()));
         }

@@ -273,6 +273,15 @@ class LightsOutApiTest {
         assertThat(recovery.get("chosenSeed").asText()).isEqualTo("lodemo-1");
         assertThat(recovery.get("reason").asText()).endsWith("region outage");
         assertThat(recovery.get("outcome").asText()).contains("seeded from lodemo-2");
+        // each repeated step named after its own slot, not the last value of the loop's variable
+        List<String> asked = new java.util.ArrayList<>();
+        recovery.get("steps").forEach(s -> {
+            if (s.get("activityId").asText().equals("CallActivity_Sequence")) {
+                asked.add(s.get("step").asText());
+            }
+        });
+        assertThat(asked).as(recovery.get("steps").toString()).containsExactlyInAnyOrder("Ask lodemo-0 for its sequence number (sequence-generic)",
+                "Ask lodemo-1 for its sequence number (sequence-generic)", "Ask lodemo-2 for its sequence number (sequence-generic)");
         JsonNode listed = JSON.readTree(driver.admin().getForObject("/api/replica-sets/" + SET + "/procedures?kind=lights-out-recovery", String.class));
         assertThat(listed.get("procedures").get(0).get("report").asText()).isEqualTo("/api/lights-out-recoveries/" + pid);
 

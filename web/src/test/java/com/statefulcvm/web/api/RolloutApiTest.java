@@ -318,6 +318,39 @@ class RolloutApiTest {
         refused(post("/api/rollouts/" + pid + "/abort", ""), HttpStatus.NOT_FOUND, "has already ended");
     }
 
+    /** An abort keeps who asked, when and why, though it ends the rollout; the report and the set's history say aborted. */
+    @Test
+    @Order(6)
+    void anAbortEndsThePausedRolloutAndItsReportSaysWhoAbortedItWhyAndThatItWasAborted() throws Exception {
+        awaitAllRunning();
+        String pid = created(post("/api/replica-sets/webdemo/rollouts",
+                JSON.writeValueAsString(Map.of("dockerCompose", "services:\n  web:\n    image: nginxdemos/hello:0.6\n"))));
+        Task approval = awaitTask(pid);
+        admin().postForEntity("/engine-rest/task/" + approval.getId() + "/complete",
+                json("{\"variables\": {\"approved\": {\"value\": true, \"type\": \"Boolean\"}}}"), String.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> post("/api/rollouts/" + pid + "/pause", ""), r -> r.getStatusCode() == HttpStatus.ACCEPTED);
+        await().atMost(Duration.ofSeconds(60)).until(() -> ok(get("/api/rollouts/" + pid)), r -> r.get("paused").asBoolean());
+
+        ResponseEntity<String> abort = post("/api/rollouts/" + pid + "/abort", "{\"reason\": \"wrong image tag\"}");
+        assertThat(abort.getStatusCode()).as(abort.getBody()).isEqualTo(HttpStatus.ACCEPTED);
+        await().atMost(Duration.ofSeconds(30)).until(() -> history.createHistoricProcessInstanceQuery().processInstanceId(pid).finished().count() == 1);
+        JsonNode aborted = ok(get("/api/rollouts/" + pid));
+        assertThat(aborted.get("state").asText()).as(aborted.toString()).isEqualTo("aborted");
+        JsonNode controls = aborted.get("controls");
+        JsonNode last = controls.get(controls.size() - 1);
+        assertThat(last.get("action").asText()).isEqualTo("abort");
+        assertThat(last.get("by").asText()).isEqualTo("admin");
+        assertThat(last.get("reason").asText()).isEqualTo("wrong image tag");
+        JsonNode row = null;
+        for (JsonNode procedure : ok(get("/api/replica-sets/webdemo/procedures?kind=rollout")).get("procedures")) {
+            if (pid.equals(procedure.path("processInstanceId").asText())) {
+                row = procedure;
+            }
+        }
+        assertThat(row).as("the set's history lists it").isNotNull();
+        assertThat(row.get("state").asText()).as(row.toString()).isEqualTo("aborted");
+    }
+
     private Task awaitTask(String pid) {
         return await().atMost(Duration.ofSeconds(30))
                 .until(() -> tasks.createTaskQuery().processInstanceId(pid).singleResult(), t -> t != null);

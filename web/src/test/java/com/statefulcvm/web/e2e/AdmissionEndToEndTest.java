@@ -365,6 +365,58 @@ class AdmissionEndToEndTest {
         assertThat(stoppedSince(simulator, before, "admit-drift-")).as("only the budget's fence stopped a CVM").hasSize((int) fencedAtFirst);
     }
 
+    /**
+     * The same change behind our back on admit-rollback, and the approver's "rollback": a rollout of the two drifted,
+     * refused instances alone, back to revision 1, with its own approval; each is admitted again on that revision, no new
+     * revision is recorded, and the fenced one is left fenced (a rollout leaves a fenced slot alone).
+     */
+    @Test
+    void aComposeAppliedBehindOurBackIsRolledBackToTheRecordedRevisionByTheApproversDecision() throws Exception {
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            awaitAdmitted("admit-rollback", ordinal);
+        }
+        String recorded = new SimulatorView(http).composeHash("admit-rollback-0");
+        HttpHeaders yaml = new HttpHeaders();
+        yaml.set("X-API-Key", "test-key");
+        yaml.set("Content-Type", "text/yaml");
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            ResponseEntity<String> patched = http.exchange("/simulator/api/v1/cvms/admit-rollback-" + ordinal + "/docker-compose",
+                    HttpMethod.PATCH, new HttpEntity<>("services:\n  web:\n    image: nginxdemos/hello:0.4\n", yaml), String.class);
+            assertThat(patched.getStatusCode().is2xxSuccessful()).as(patched.getBody()).isTrue();
+        }
+        JsonNode drifted = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-rollback"),
+                s -> count(s, "fenced") + count(s, "refused") == 3 && setCondition(s, "Drifted") != null);
+        java.util.Set<Integer> refused = new java.util.TreeSet<>();
+        drifted.get("instances").forEach(i -> {
+            if (i.hasNonNull("refused")) {
+                refused.add(i.get("ordinal").asInt());
+            }
+        });
+        Task decision = await().atMost(Duration.ofSeconds(30)).until(() -> tasks.createTaskQuery()
+                .processDefinitionKey("decide-attestation-refusals").processInstanceBusinessKey("admit-rollback").singleResult(), t -> t != null);
+
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, "admit-rollback");
+        ResponseEntity<String> done = driver.completeTask(decision.getId(), Map.of("decision", Map.of("value", "rollback", "type", "String")));
+        assertThat(done.getStatusCode().is2xxSuccessful()).as(done.getBody()).isTrue();
+        String rollout = await().atMost(Duration.ofSeconds(30)).until(() -> history.createHistoricProcessInstanceQuery()
+                .processDefinitionKey("rollout").processInstanceBusinessKey("admit-rollback").singleResult(), p -> p != null).getId();
+        driver.approve(rollout);
+        driver.awaitEnded(rollout, "EndEvent_RolloutCompleted");
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(rollout).variableName("rollbackToRevision")
+                .singleResult().getValue()).isEqualTo(1);
+
+        JsonNode after = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> set("admit-rollback"),
+                s -> count(s, "refused") == 0);
+        for (int ordinal : refused) {
+            JsonNode instance = after.get("instances").get(ordinal);
+            assertThat(instance.path("attested").asBoolean(false)).as(instance.toString()).isTrue();
+            assertThat(instance.get("composeHash").asText()).as("back on revision 1").isEqualTo(recorded);
+        }
+        assertThat(JSON.readTree(admin().getForObject("/api/replica-sets/admit-rollback/revisions", String.class))).as("no revision adopted")
+                .hasSize(1);
+        assertThat(count(after, "fenced")).as("the fenced one is left fenced").isEqualTo(3 - refused.size());
+    }
+
     // --- helpers
 
     private static long count(JsonNode set, String field) {

@@ -21,8 +21,7 @@ import com.statefulcvm.fleet.rollout.PlannedStep;
 import com.statefulcvm.fleet.rollout.RolloutPlan;
 import com.statefulcvm.web.api.Ordinals;
 import com.statefulcvm.web.api.ReplicaSetController;
-import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.MismatchingMessageCorrelationException;
@@ -61,21 +60,19 @@ class RolloutController {
     private final EngineRollouts engine;
     private final ProcedureReport report;
     private final ApiAccess access;
-    private final ProcessEngineConfigurationImpl configuration;
     private final ReplicaSets replicaSets;
     private final RolloutStarts rollouts;
     private final PolicyOverrides policies;
     private final RolloutPlanning planning;
     private final EnvSealer sealer;
 
-    RolloutController(RuntimeService runtime, EngineRollouts engine, ProcedureReport report, ApiAccess access, ProcessEngine processEngine,
+    RolloutController(RuntimeService runtime, EngineRollouts engine, ProcedureReport report, ApiAccess access,
                       ReplicaSets replicaSets, RolloutStarts rollouts, PolicyOverrides policies, RolloutPlanning planning, EnvSealer sealer) {
         this.replicaSets = replicaSets;
         this.rollouts = rollouts;
         this.policies = policies;
         this.planning = planning;
         this.sealer = sealer;
-        this.configuration = (ProcessEngineConfigurationImpl) processEngine.getProcessEngineConfiguration();
         this.runtime = runtime;
         this.engine = engine;
         this.report = report;
@@ -221,8 +218,7 @@ class RolloutController {
         if (waiting == 0) {
             throw new ApiProblem(HttpStatus.CONFLICT, notWaiting(pid, action));
         }
-        correlate(pid, action, message, waiting);
-        record(pid, action, reason);
+        correlateAndRecord(pid, action, message, waiting, reason);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("processInstanceId", pid);
         body.put("requested", action);
@@ -233,14 +229,29 @@ class RolloutController {
     }
 
     /**
-     * The rollout's own jobs run while the operator asks: when one of them changed the process instance in the
-     * meantime, the engine refuses the message with an optimistic-locking failure, and asking again is correct.
+     * Delivers the message and appends who asked, when and why to the rollout's {@code controls}, in one transaction:
+     * the record is written before the message moves the rollout, so an abort that ends it keeps its entry in the
+     * history, and a message the rollout refuses leaves no entry. Written as the application, not as the caller: being
+     * allowed to pause a rollout is not being allowed to write its variables. The rollout's own jobs run while the
+     * operator asks: when one of them changed the process instance in the meantime, the engine refuses with an
+     * optimistic-locking failure, and asking again is correct.
      */
-    private void correlate(String pid, String action, String message, long waiting) {
+    private void correlateAndRecord(String pid, String action, String message, long waiting, String reason) {
+        ObjectNode entry = JsonListVariable.entry();
+        entry.put("action", action);
+        entry.put("by", access.callerId());
+        entry.put("at", ClockUtil.getCurrentTime().toInstant().toString());
+        if (reason != null) {
+            entry.put("reason", reason);
+        }
         for (int attempt = 1; ; attempt++) {
             try {
-                // as the application: the caller's role was checked (ApiAccess.requireControl)
+                // one command, as the application: the caller's role was checked (ApiAccess.requireControl)
                 AsApplication.run(runtime, () -> {
+                    ExecutionEntity rollout = Context.getCommandContext().getExecutionManager().findExecutionById(pid);
+                    if (rollout != null) {
+                        JsonListVariable.append(rollout, RolloutVariables.CONTROLS, entry);
+                    }
                     var correlation = runtime.createMessageCorrelation(message).processInstanceId(pid);
                     if (waiting == 1) {
                         correlation.correlateWithResult();
@@ -262,39 +273,6 @@ class RolloutController {
     }
 
     private static final int MAX_ATTEMPTS = 5;
-
-    /**
-     * Who asked for the pause, resume or abort, when and why, appended to the rollout's {@code controls}. Written by
-     * the application, not as the caller: being allowed to pause a rollout is not being allowed to write its
-     * variables. An abort may have ended the rollout already; then the history keeps the request in the log only.
-     */
-    private void record(String pid, String action, String reason) {
-        ObjectNode entry = JsonListVariable.entry();
-        entry.put("action", action);
-        entry.put("by", access.callerId());
-        entry.put("at", ClockUtil.getCurrentTime().toInstant().toString());
-        if (reason != null) {
-            entry.put("reason", reason);
-        }
-        for (int attempt = 1; ; attempt++) {
-            try {
-                configuration.getCommandExecutorTxRequired().execute(context -> {
-                    context.disableAuthorizationCheck();
-                    ExecutionEntity rollout = context.getExecutionManager().findExecutionById(pid);
-                    if (rollout != null) {
-                        JsonListVariable.append(rollout, RolloutVariables.CONTROLS, entry);
-                    }
-                    return null;
-                });
-                return;
-            } catch (OptimisticLockingException concurrentStep) {
-                if (attempt >= MAX_ATTEMPTS) {
-                    log.warn("The {} of rollout {} by {} was delivered but not recorded in its controls: it kept changing", action, pid, entry.get("by").asText());
-                    return;
-                }
-            }
-        }
-    }
 
     private String notWaiting(String pid, String action) {
         return switch (action) {
