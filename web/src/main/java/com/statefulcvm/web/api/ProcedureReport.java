@@ -53,7 +53,8 @@ public class ProcedureReport {
     private static final List<String> ROLLOUT = List.of(RolloutVariables.UPDATE_REVISION, RolloutVariables.PAUSE_REQUESTED,
             RolloutVariables.STEP_OUTCOME, RolloutVariables.CONTROLS, RolloutVariables.ROLLBACK_TO_REVISION,
             RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION, RolloutVariables.UPDATE_POLICY_OVERRIDE,
-            RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS);
+            RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS, RolloutVariables.ON_CHAIN_TRANSACTION_HASH,
+            RolloutVariables.ON_CHAIN_REGISTERED_HASH, RolloutVariables.ON_CHAIN_COMPOSE_HASH);
     private static final String[] NAMES = names();
 
     private static String[] names() {
@@ -112,6 +113,7 @@ public class ProcedureReport {
                 recorded.variable(RolloutVariables.TARGET_ENV_KEYS),
                 parsed(recorded.variable(RolloutVariables.UPDATE_POLICY_OVERRIDE)),
                 parsed(recorded.variable(RolloutVariables.CONTROLS)),
+                onChainRegistration(recorded),
                 outcome(procedure, recorded.variable(RolloutVariables.OUTCOME)),
                 stage == null ? null : stage.toString(),
                 paused, pauseRequested ? Boolean.TRUE : null,
@@ -211,6 +213,16 @@ public class ProcedureReport {
             case HistoricProcessInstance.STATE_INTERNALLY_TERMINATED -> "internally terminated";
             default -> state.toLowerCase(Locale.ROOT).replace('_', ' ');
         };
+    }
+
+    /** The registration the rollout committed with; null when it made none (not an on-chain KMS app). */
+    private static Reports.OnChainRegistration onChainRegistration(ProcedureHistory.Recorded recorded) {
+        Object transaction = recorded.variable(RolloutVariables.ON_CHAIN_TRANSACTION_HASH);
+        if (transaction == null) {
+            return null;
+        }
+        Object registered = recorded.variable(RolloutVariables.ON_CHAIN_REGISTERED_HASH);
+        return new Reports.OnChainRegistration(registered != null ? registered : recorded.variable(RolloutVariables.ON_CHAIN_COMPOSE_HASH), transaction);
     }
 
     /** The rollbacks the rollout started. */

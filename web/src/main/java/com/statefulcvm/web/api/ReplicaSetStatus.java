@@ -106,7 +106,7 @@ class ReplicaSetStatus {
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
-                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing, envDrifts),
+                scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing, envDrifts, ready >= spec.getReplicas()),
                 attestationPolicy(spec, pins.pinned(spec.getName()).size()));
     }
 
@@ -135,12 +135,15 @@ class ReplicaSetStatus {
      * while some of them run a compose or an env changed behind our back (the diff, or who changed the env, is on each
      * instance).
      */
-    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing, List<SlotEnv> envDrifts) {
+    private List<ReplicaSetView.ConditionView> setConditions(ReplicaSetSpec spec, List<Refusal> standing, List<SlotEnv> envDrifts,
+                                                             boolean allReady) {
         List<ReplicaSetView.ConditionView> out = new java.util.ArrayList<>();
         if (adoptions.awaitsAdoption(spec)) {
             out.add(new ReplicaSetView.ConditionView("AwaitingAdoption", true, SetConditions.awaitingAdoptionReason(spec), null));
         }
-        outages.outage(spec.getName()).ifPresent(o -> out.add(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())));
+        // every replica ready: the outage is over, whatever the monitor recorded before its next round
+        outages.outage(spec.getName()).filter(o -> !allReady)
+                .ifPresent(o -> out.add(new ReplicaSetView.ConditionView("Outage", true, o.condition(), o.since())));
         if (!standing.isEmpty()) {
             out.add(new ReplicaSetView.ConditionView("AttestationRefused", true, SetConditions.refusedReason(spec, standing),
                     standing.stream().map(Refusal::refusedAt).min(java.util.Comparator.naturalOrder()).orElse(null)));

@@ -39,11 +39,17 @@ public final class Reports {
                           @JsonInclude(NON_NULL) JsonNode updatePolicy,
                           /* the operators' pause, resume and abort requests, with who, when and why */
                           @JsonInclude(NON_NULL) JsonNode controls,
+                          /* an on-chain KMS app's registration the rollout committed with: compose hash, transaction hash */
+                          @JsonInclude(NON_NULL) OnChainRegistration onChainRegistration,
                           String outcome, String stage, boolean paused,
                           /* only while a pause is asked for and not yet in effect */
                           @JsonInclude(NON_NULL) Boolean pauseRequested,
                           List<JsonNode> steps, List<Object> approvedBy, List<Approval> approvals, List<String> blockers,
                           List<RollbackStarted> rollbacks) {
+    }
+
+    /** The compose hash an on-chain KMS app's rollout registered, and the transaction the person gave for it. */
+    public record OnChainRegistration(Object composeHash, Object transactionHash) {
     }
 
     /**

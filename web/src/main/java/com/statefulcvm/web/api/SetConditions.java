@@ -61,8 +61,10 @@ class SetConditions {
                         : Boolean.FALSE.equals(r.healthy()) ? SlotAvailability.down(r.ordinal(), r.slot(), "unhealthy")
                         : SlotAvailability.up(r.ordinal(), r.slot()))
                 .toList());
-        Optional<Outage> declared = outages.outage(spec.getName());
-        boolean outage = declared.isPresent() || (!inSet.isEmpty() && judged.outage());
+        // a set whose every replica is ready is in no outage, whatever the monitor recorded before its next round
+        boolean allReady = view.readyReplicas() >= view.replicas();
+        Optional<Outage> declared = outages.outage(spec.getName()).filter(o -> !allReady);
+        boolean outage = declared.isPresent() || (!allReady && !inSet.isEmpty() && judged.outage());
         boolean awaiting = adoptions.awaitsAdoption(spec);
         String drifted = driftedReason(spec, refused, envs.slots(spec.getName()).stream().filter(SlotEnv::drifted).toList());
         return List.of(

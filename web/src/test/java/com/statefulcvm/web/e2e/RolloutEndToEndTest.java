@@ -305,6 +305,9 @@ class RolloutEndToEndTest {
                 assertThat(cvm.get("compose_file").get("docker_compose_file").asText()).isEqualTo(compose);
                 assertThat(cvm.get("compose_hash").asText()).isEqualTo(composeHash);
             }
+            JsonNode registration = JSON.readTree(driver().admin().getForObject("/api/rollouts/" + pid, String.class)).get("onChainRegistration");
+            assertThat(registration.get("transactionHash").asText()).as("the report keeps the transaction it committed with").isEqualTo(transaction);
+            assertThat(registration.get("composeHash").asText()).isEqualTo(composeHash);
             assertThat(history.createHistoricTaskInstanceQuery().processInstanceId(pid)
                     .taskDefinitionKey("UserTask_RegisterComposeHash").count())
                     .as("one registration for the rollout, asked again once after the 468").isEqualTo(2);
