@@ -35,6 +35,8 @@ class EnvDriftDecisionProcessTest {
 
     private final List<String> drifted = new ArrayList<>(List.of("db-1", "db-2"));
     private boolean rollbackStarts = true;
+    /** Whether the rollback's rollout, once ended, left no slot drifted. */
+    private boolean rollbackFixes = true;
     private final List<String> steps = new ArrayList<>();
     private final DueJobs jobs = new DueJobs(Set.of());
 
@@ -53,6 +55,14 @@ class EnvDriftDecisionProcessTest {
         Mocks.register("rollBackDriftedEnv", (JavaDelegate) ex -> {
             steps.add("rollback:" + drifted + " as " + ex.getVariable("decidedBy"));
             ex.setVariable("rollbackRollout", rollbackStarts ? "rollout-1" : null);
+        });
+        Mocks.register("checkRollbackEnded", (JavaDelegate) ex -> {
+            steps.add("rollback ended: " + rollbackFixes);
+            ex.setVariable("rollbackEnded", true);
+            ex.setVariable("rollbackOutcome", rollbackFixes ? "completed" : "refused: no instance can be taken down");
+            if (rollbackFixes) {
+                drifted.clear();
+            }
         });
         Mocks.register("requireEnvDriftDecision", (TaskListener) task -> task.getExecution().getProcessInstance()
                 .setVariable("decidedBy", "alice"));
@@ -97,9 +107,20 @@ class EnvDriftDecisionProcessTest {
 
         rollbackStarts = true;
         jobs.complete(pi, "UserTask_DecideEnvDrift", "decision", "rollback", 20);
-        DueJobs.that(pi).isEnded().hasPassed("Task_RollBackEnv", "EndEvent_RollingBack").hasNotPassed("Task_AdoptRunningEnv");
+        DueJobs.that(pi).isEnded().hasPassed("Task_RollBackEnv", "Task_CheckRollback", "EndEvent_NoneDrifted").hasNotPassed("Task_AdoptRunningEnv");
         assertThat(steps).containsExactly("look:[db-1, db-2]", "rollback:[db-1, db-2] as alice", "look:[db-1, db-2]",
-                "rollback:[db-1, db-2] as alice");
+                "rollback:[db-1, db-2] as alice", "rollback ended: true", "look:[]");
+    }
+
+    /** The decision waits for its rollback; one that left them drifted (refused by the budget, failed) asks again, saying so. */
+    @Test
+    void aRollbackThatLeftThemDriftedAsksAgainSayingHowItEnded() {
+        rollbackFixes = false;
+        ProcessInstance pi = start();
+        jobs.complete(pi, "UserTask_DecideEnvDrift", "decision", "rollback", 20);
+        Task again = decision(pi);
+        assertThat(again).as("asked again").isNotNull();
+        assertThat(taskService().getVariable(again.getId(), "rollbackOutcome")).isEqualTo("refused: no instance can be taken down");
     }
 
     @Test

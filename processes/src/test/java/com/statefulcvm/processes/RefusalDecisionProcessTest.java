@@ -79,6 +79,11 @@ class RefusalDecisionProcessTest {
             steps.add("rollback:" + refused + " as " + ex.getVariable("decidedBy"));
             ex.setVariable("rollbackRollout", rollbackStarts ? "rollout-1" : null);
         });
+        Mocks.register("checkRollbackEnded", (JavaDelegate) ex -> {
+            steps.add("rollback ended");
+            ex.setVariable("rollbackEnded", true);
+            refused.clear();
+        });
         Mocks.register("requireRefusalDecision", (TaskListener) task -> task.getExecution().getProcessInstance()
                 .setVariable("decidedBy", "alice"));
         Mocks.register("callPreStopEndpoint", (JavaDelegate) ex -> steps.add("drain:" + ex.getVariable("slot")));
@@ -151,9 +156,9 @@ class RefusalDecisionProcessTest {
         assertThat(decision(pi)).as("asked again: no rollout started").isNotNull();
         rollbackStarts = true;
         jobs.complete(pi, "UserTask_DecideRefusals", "decision", "rollback", 20);
-        DueJobs.that(pi).isEnded().hasPassed("Task_RollBackDrifted", "EndEvent_RollingBack").hasNotPassed("Task_FenceRefused");
+        DueJobs.that(pi).isEnded().hasPassed("Task_RollBackDrifted", "Task_CheckRollback", "EndEvent_NoneRefused").hasNotPassed("Task_FenceRefused");
         assertThat(steps).containsExactly("look:[db-1, db-2]", "rollback:[db-1, db-2] as alice", "look:[db-1, db-2]",
-                "rollback:[db-1, db-2] as alice");
+                "rollback:[db-1, db-2] as alice", "rollback ended", "look:[]");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package com.statefulcvm.delegates.admission;
 
-import com.statefulcvm.delegates.drift.DriftRollbacks;
+import com.statefulcvm.delegates.procedure.DriftRollbacks;
 import com.statefulcvm.delegates.procedure.RefusalVariables;
 import com.statefulcvm.fleet.Slots;
 import com.statefulcvm.fleet.admission.Refusal;

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.drift;
 
+import com.statefulcvm.delegates.procedure.DriftRollbacks;
 import com.statefulcvm.delegates.procedure.EnvDriftVariables;
 import com.statefulcvm.fleet.Slots;
 import com.statefulcvm.fleet.drift.EnvRegistry;

@@ -38,9 +38,11 @@ class FleetOverviewController {
     private final TaskService tasks;
     private final EngineRollouts engine;
     private final ApiAccess access;
+    private final ProcedureReport report;
 
     FleetOverviewController(ReplicaSets replicaSets, InstanceRegistry registry, ReplicaSetStatus status, SetConditions conditions,
-                            RuntimeService runtime, TaskService tasks, EngineRollouts engine, ApiAccess access) {
+                            RuntimeService runtime, TaskService tasks, EngineRollouts engine, ApiAccess access, ProcedureReport report) {
+        this.report = report;
         this.replicaSets = replicaSets;
         this.registry = registry;
         this.status = status;
@@ -101,6 +103,7 @@ class FleetOverviewController {
                 row.put("stage", engine.stage(instance.getId()));
                 if (kind == ProcedureKind.ROLLOUT) {
                     row.put("paused", engine.paused(instance.getId()));
+                    row.put("progress", report.progress(instance.getId()));
                 }
                 row.put("requestedBy", engine.variable(instance.getId(), RolloutVariables.REQUESTED_BY));
                 row.put("report", kind.reportPath(instance.getId()));

@@ -54,7 +54,7 @@ public class ProcedureReport {
             RolloutVariables.STEP_OUTCOME, RolloutVariables.CONTROLS, RolloutVariables.ROLLBACK_TO_REVISION,
             RolloutVariables.ROLLBACK_OF, RolloutVariables.LAST_GOOD_REVISION, RolloutVariables.UPDATE_POLICY_OVERRIDE,
             RolloutVariables.TARGET_ORDINALS, RolloutVariables.TARGET_ENV_KEYS, RolloutVariables.ON_CHAIN_TRANSACTION_HASH,
-            RolloutVariables.ON_CHAIN_REGISTERED_HASH, RolloutVariables.ON_CHAIN_COMPOSE_HASH);
+            RolloutVariables.ON_CHAIN_REGISTERED_HASH, RolloutVariables.ON_CHAIN_COMPOSE_HASH, RolloutVariables.WAVES);
     private static final String[] NAMES = names();
 
     private static String[] names() {
@@ -102,6 +102,7 @@ public class ProcedureReport {
         boolean paused = running && engine.paused(pid);
         boolean pauseRequested = running && !paused && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
         List<Reports.Approval> approvals = approvals(recorded);
+        List<JsonNode> steps = rolloutSteps(recorded);
         return new Reports.Rollout(ProcedureKind.ROLLOUT.kind(), pid, replicaSet(recorded), state(procedure),
                 instant(procedure.getStartTime()), instant(procedure.getEndTime()), requestedBy(recorded),
                 procedure.getSuperProcessInstanceId(),
@@ -114,10 +115,11 @@ public class ProcedureReport {
                 parsed(recorded.variable(RolloutVariables.UPDATE_POLICY_OVERRIDE)),
                 parsed(recorded.variable(RolloutVariables.CONTROLS)),
                 onChainRegistration(recorded),
+                progress(procedure, recorded, steps, paused, pauseRequested),
                 outcome(procedure, recorded.variable(RolloutVariables.OUTCOME)),
                 stage == null ? null : stage.toString(),
                 paused, pauseRequested ? Boolean.TRUE : null,
-                rolloutSteps(recorded), approvedBy(approvals), approvals,
+                steps, approvedBy(approvals), approvals,
                 running ? blockers(recorded, paused, pauseRequested, stage) : List.of(),
                 rollbacks(recorded));
     }
@@ -213,6 +215,26 @@ public class ProcedureReport {
             case HistoricProcessInstance.STATE_INTERNALLY_TERMINATED -> "internally terminated";
             default -> state.toLowerCase(Locale.ROOT).replace('_', ' ');
         };
+    }
+
+    /** Where the rollout stands, from its plan and the instance steps it recorded; null before it planned its waves. */
+    private static RolloutProgress progress(HistoricProcessInstance procedure, ProcedureHistory.Recorded recorded, List<JsonNode> steps,
+                                            boolean paused, boolean pauseRequested) {
+        if (!(recorded.variable(RolloutVariables.WAVES) instanceof List<?> planned)) {
+            return null;
+        }
+        List<List<String>> waves = new ArrayList<>();
+        planned.forEach(w -> waves.add(w instanceof List<?> slots ? slots.stream().map(String::valueOf).toList() : List.of(String.valueOf(w))));
+        List<String> done = steps.stream().filter(s -> !s.hasNonNull("processInstanceId")).map(s -> s.path("slot").asText(null))
+                .filter(Objects::nonNull).toList();
+        boolean running = procedure.getEndTime() == null;
+        return RolloutProgress.of(waves, done, running, instant(procedure.getStartTime()),
+                running ? java.time.Instant.now() : instant(procedure.getEndTime()), paused, pauseRequested);
+    }
+
+    /** Where a running rollout stands, for the Fleet's row. */
+    public RolloutProgress progress(String pid) {
+        return engine.rollout(pid).map(this::rollout).map(Reports.Rollout::progress).orElse(null);
     }
 
     /** The registration the rollout committed with; null when it made none (not an on-chain KMS app). */

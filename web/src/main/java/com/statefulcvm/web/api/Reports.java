@@ -41,6 +41,8 @@ public final class Reports {
                           @JsonInclude(NON_NULL) JsonNode controls,
                           /* an on-chain KMS app's registration the rollout committed with: compose hash, transaction hash */
                           @JsonInclude(NON_NULL) OnChainRegistration onChainRegistration,
+                          /* where it stands: waves done, running and pending, elapsed, paused */
+                          @JsonInclude(NON_NULL) RolloutProgress progress,
                           String outcome, String stage, boolean paused,
                           /* only while a pause is asked for and not yet in effect */
                           @JsonInclude(NON_NULL) Boolean pauseRequested,

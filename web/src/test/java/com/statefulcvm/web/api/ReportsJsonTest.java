@@ -40,7 +40,7 @@ class ReportsJsonTest {
     @Test
     void aRolloutShowsItsOwnFieldsAndLeavesOutWhatItHasNot() throws Exception {
         Reports.Rollout rollout = new Reports.Rollout("rollout", "r1", "web", "completed", STARTED, STARTED, "admin", "caller",
-                3, null, null, null, "1", null, null, null, null, "completed", null, false, null, List.of(), List.of("boss"),
+                3, null, null, null, "1", null, null, null, null, null, "completed", null, false, null, List.of(), List.of("boss"),
                 List.of(new Reports.Approval("Approve", "Task_Approve", "approved", "boss", STARTED, null, null)),
                 List.of(), List.of(new Reports.RollbackStarted("r2", "running", STARTED, null)));
         assertThat(JSON.writeValueAsString(rollout)).isEqualTo("{\"kind\":\"rollout\",\"processInstanceId\":\"r1\","

@@ -236,7 +236,7 @@ class RolloutApiTest {
         assertThat(done.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
         await().atMost(Duration.ofSeconds(30)).until(() -> history.createHistoricProcessInstanceQuery().processInstanceId(pid).finished().count() == 1);
         JsonNode ended = ok(get("/api/rollouts/" + pid));
-        assertThat(ended.get("state").asText()).isEqualTo("completed");
+        assertThat(ended.get("state").asText()).as("a rejected rollout ended rejected, not completed").isEqualTo("rejected");
         assertThat(ended.get("endedAt").asText()).isNotBlank();
         assertThat(ended.get("outcome").asText()).isNotBlank();
         assertThat(ended.get("blockers")).isEmpty();

@@ -144,6 +144,15 @@ class OperatorScreensBrowserTest {
         }
         await().atMost(Duration.ofMinutes(2)).until(() -> runtime.createEventSubscriptionQuery().processInstanceId(pid)
                 .eventName("ResumeRollout").count() == 1);
+        // the Fleet's row draws where the rollout stands: wave 1 done, wave 2 held by the pause
+        browser.go("/camunda/app/cockpit/default/#/dashboard");
+        String progress = browser.until(d -> {
+            String states = d.findElements(By.cssSelector("[data-orch=progress-" + SET + "] [data-orch-wave]")).stream()
+                    .map(s -> s.getAttribute("data-orch-wave")).collect(java.util.stream.Collectors.joining(","));
+            return states.equals("done,running") ? d.findElement(By.cssSelector("[data-orch=progress-" + SET + "]")).getText() : null;
+        });
+        assertThat(progress).contains("wave 2 of 2").contains("1 of 2 instances updated").contains("paused");
+        browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
         browser.driver().navigate().refresh();
         browser.visible(".djs-container");
         // the diagram, drilled down to the waves, with the rollout held at the wave boundary, as the guide shows it

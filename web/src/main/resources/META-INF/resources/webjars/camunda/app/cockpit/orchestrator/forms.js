@@ -2,7 +2,7 @@
 // /api, whose endpoints start the procedure through the same start check as every other path (one procedure per set,
 // the allow-lists, the caller's authorizations). The server's answer is shown as it is: its reason on a refusal.
 import {api, instanceLink} from './api.js';
-import {badge, button, h, table, text} from './ui.js';
+import {badge, button, h, progressBar, table, text} from './ui.js';
 
 const enc = encodeURIComponent;
 
@@ -225,6 +225,9 @@ export function reportView(report) {
   return h('div', {'data-orch': 'report'},
     h('p', null, h('b', null, `${report.kind} ${report.processInstanceId}: `), `${report.state}, outcome: ${text(report.outcome)}`,
       report.result ? ` (${text(report.result)})` : '', `; requested by ${text(report.requestedBy)}, ${text(report.startedAt)} – ${text(report.endedAt)}`),
+    report.progress ? progressBar(report.progress, {'data-orch': 'report-progress'}) : null,
+    report.onChainRegistration ? h('p', {'data-orch': 'report-on-chain'}, h('b', null, 'Registered on chain: '),
+      `compose hash ${text(report.onChainRegistration.composeHash)}, transaction ${text(report.onChainRegistration.transactionHash)}`) : null,
     (report.controls || []).length ? h('div', null, h('h4', null, 'Pause, resume, abort'),
       table(report.controls, ['action', 'by', 'at', 'reason'])) : null,
     h('h4', null, 'Approvals'),

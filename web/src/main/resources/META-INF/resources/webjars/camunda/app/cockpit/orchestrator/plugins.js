@@ -4,7 +4,7 @@
 // session and CSRF token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
 import {api, definitionLink, engine, instanceLink, tasklistLink} from './api.js';
 import {PROCEDURES, reportView, startForm, startable} from './forms.js';
-import {Messages, actionButton, badge, button, dialog, h, installStyle, table, text} from './ui.js';
+import {Messages, actionButton, badge, button, dialog, h, installStyle, progressBar, table, text} from './ui.js';
 
 const REFRESH_MS = 5000;
 const enc = encodeURIComponent;
@@ -108,7 +108,9 @@ function fleetTable(fleet, actions) {
         return set.procedures.length === 0 ? h('span', {className: 'orch-muted'}, 'nothing')
           : h('div', {'data-orch': 'running-' + set.name}, set.procedures.map(p => h('div', null,
             h('a', {href: instanceLink(p.processInstanceId), 'data-orch': 'running-link'}, p.kind),
-            p.paused ? badge('paused', 'warn') : null, ' ', h('span', {className: 'orch-muted'}, text(p.stage)))));
+            p.paused ? badge('paused', 'warn') : null,
+            p.progress ? progressBar(p.progress, {'data-orch': 'progress-' + set.name})
+              : h('span', {className: 'orch-muted'}, ' ', text(p.stage)))));
       case 'Waiting in Tasklist':
         return set.approvals.length === 0 ? h('span', {className: 'orch-muted'}, 'nothing')
           : h('div', {'data-orch': 'approvals-' + set.name}, set.approvals.map(task => h('div', null,

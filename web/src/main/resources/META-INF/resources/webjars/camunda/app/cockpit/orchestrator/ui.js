@@ -22,6 +22,11 @@ const STYLE = `
 .orch input[type=text], .orch input[type=number], .orch select { min-width: 240px; }
 .orch .orch-buttons { margin-top: 8px; }
 .orch .orch-buttons button, .orch td button { margin: 0 4px 2px 0; }
+.orch .orch-progress { display: flex; gap: 2px; width: 180px; height: 10px; margin: 3px 0 1px; }
+.orch .orch-progress > span { flex: 1; border-radius: 2px; background: #e5e5e5; }
+.orch .orch-progress > .orch-seg-done { background: #5cb85c; }
+.orch .orch-progress > .orch-seg-running { background: #337ab7; }
+.orch .orch-progress > .orch-seg-stopped { background: #d9534f; }
 .orch-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.35); z-index: 2000; overflow: auto; }
 .orch-overlay > .orch-dialog { background: #fff; max-width: 860px; margin: 60px auto; padding: 14px 18px; border-radius: 4px; box-shadow: 0 4px 20px rgba(0,0,0,.3); }
 `;
@@ -72,6 +77,19 @@ export function badge(label, kind, title) {
 
 export function button(label, onclick, attrs) {
   return h('button', {type: 'button', className: 'btn btn-default btn-sm', onclick, ...(attrs || {})}, label);
+}
+
+/**
+ * A rollout's progress as a segmented bar, one segment per wave (done, running, pending, stopped), each titled with
+ * its instances, and the summary beneath ("wave 2 of 3, 1 of 3 instances updated, 40 s, paused").
+ */
+export function progressBar(progress, attrs) {
+  return h('div', attrs || null,
+    h('div', {className: 'orch-progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': progress.waves.length,
+      'aria-valuenow': progress.wavesDone, 'aria-label': progress.summary},
+      progress.waves.map((wave, i) => h('span', {className: 'orch-seg-' + progress.waveStates[i],
+        'data-orch-wave': progress.waveStates[i], title: `wave ${i + 1}: ${wave.join(', ')} (${progress.waveStates[i]})`}))),
+    h('div', {className: 'orch-muted'}, progress.summary));
 }
 
 /** A button for Cockpit's action bars (a column of icon buttons): a Bootstrap glyphicon, its meaning in the title. */

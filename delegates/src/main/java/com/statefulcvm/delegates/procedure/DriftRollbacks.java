@@ -1,7 +1,5 @@
-package com.statefulcvm.delegates.drift;
+package com.statefulcvm.delegates.procedure;
 
-import com.statefulcvm.delegates.procedure.RolloutStarter;
-import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.fleet.Revision;
 import com.statefulcvm.fleet.RevisionHistory;
 import org.camunda.bpm.engine.RuntimeService;
