@@ -21,12 +21,13 @@ public class LightsOutStarter {
     }
 
     /** An operator's recovery; {@code readmitFenced}: the recorded override that starts fenced slots too. */
-    public String start(String replicaSet, String requestedBy, String reason, boolean readmitFenced) {
+    public String start(String replicaSet, String requestedBy, String reason, boolean readmitFenced, boolean overrideNoOutage) {
         return runtime.startProcessInstanceByKey(LightsOutVariables.PROCESS_KEY, replicaSet, Map.of(
                 LightsOutVariables.REPLICA_SET, replicaSet,
                 LightsOutVariables.REQUESTED_BY, requestedBy,
                 LightsOutVariables.LIGHTS_OUT_REASON, requestedByWithReason(requestedBy, reason),
-                LightsOutVariables.READMIT_FENCED, readmitFenced)).getId();
+                LightsOutVariables.READMIT_FENCED, readmitFenced,
+                LightsOutVariables.OVERRIDE_NO_OUTAGE, overrideNoOutage)).getId();
     }
 
     /** The health monitor's proposal for an outage: its seed decision is always an operator's. */

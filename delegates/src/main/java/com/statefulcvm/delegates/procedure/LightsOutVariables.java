@@ -13,6 +13,11 @@ public final class LightsOutVariables extends ProcedureVariables {
      * that admits one lifts its fence. Without it a fenced slot is not started, never a seed nor a follower.
      */
     public static final String READMIT_FENCED = "readmitFenced";
+    /**
+     * The operator's recorded override to recover a set that is not in an outage (every member is restarted): refused
+     * without it, and without a reason, unless the set is in one.
+     */
+    public static final String OVERRIDE_NO_OUTAGE = "overrideNoOutage";
 
     // --- set by "Plan the recovery"
     /** Empty when the recovery can go on; else why not (the procedure ends at Refused). */

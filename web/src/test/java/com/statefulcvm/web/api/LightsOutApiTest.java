@@ -223,6 +223,22 @@ class LightsOutApiTest {
         assertThat(JSON.readTree(badReason.getBody()).get("message").asText()).isEqualTo("reason: must be a string");
         assertThat(http.postForEntity("/api/replica-sets/" + SET + "/lights-out-recovery", null, String.class).getStatusCode())
                 .isEqualTo(HttpStatus.UNAUTHORIZED);
+        assertThat(JSON.readTree(start(SET, Map.of("overrideNoOutage", "yes")).getBody()).get("message").asText())
+                .isEqualTo("overrideNoOutage: must be true or false");
+    }
+
+    /** A healthy set is recovered only on purpose: the override and a reason, or nothing starts. */
+    @Test
+    void aSetInNoOutageIsRecoveredOnlyWithTheOverrideAndAReason() throws Exception {
+        driver.awaitAllRunning(3);
+        long before = history.createHistoricProcessInstanceQuery().processDefinitionKey("lights-out-recovery").count();
+        ResponseEntity<String> plain = start(SET, Map.of("reason", "just to see"));
+        assertThat(plain.getStatusCode()).as(plain.getBody()).isEqualTo(HttpStatus.CONFLICT);
+        assertThat(JSON.readTree(plain.getBody()).get("message").asText()).contains("is not in an outage").contains("overrideNoOutage: true and a reason");
+        ResponseEntity<String> noReason = start(SET, Map.of("overrideNoOutage", true));
+        assertThat(noReason.getStatusCode()).as(noReason.getBody()).isEqualTo(HttpStatus.CONFLICT);
+        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("lights-out-recovery").count())
+                .as("nothing started").isEqualTo(before);
     }
 
     @Test

@@ -100,7 +100,7 @@ class StartFormsTest {
     private ResponseEntity<String> submit(String processKey, Map<String, Object> fields) {
         Map<String, Object> variables = new LinkedHashMap<>();
         fields.forEach((name, value) -> variables.put(name, Map.of("value", value, "type",
-                value instanceof Long ? "Long" : value instanceof Double ? "Double" : "String")));
+                value instanceof Long ? "Long" : value instanceof Double ? "Double" : value instanceof Boolean ? "Boolean" : "String")));
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);
         return http.withBasicAuth("admin", "admin").postForEntity("/engine-rest/process-definition/key/" + processKey + "/submit-form",
@@ -311,8 +311,13 @@ class StartFormsTest {
                 "replicaSet: unknown replica set 'nosuch'");
         assertThat(everStarted("lights-out-recovery")).isEqualTo(before);
 
+        // the set runs: a recovery restarts every member, so the form's override is asked for, with the reason
+        refused("lights-out-recovery", submit("lights-out-recovery", Map.of(LightsOutVariables.REPLICA_SET, SET,
+                LightsOutVariables.REASON, "power loss")), HttpStatus.CONFLICT, "is not in an outage");
+        assertThat(everStarted("lights-out-recovery")).isEqualTo(before);
         ProcessInstance recovery = started(submit("lights-out-recovery", Map.of(LightsOutVariables.REPLICA_SET, SET,
-                LightsOutVariables.REASON, "power loss")));
+                LightsOutVariables.REASON, "power loss", LightsOutVariables.OVERRIDE_NO_OUTAGE, true)));
+        assertThat(variable(recovery, LightsOutVariables.OVERRIDE_NO_OUTAGE)).isEqualTo(true);
         assertThat(recovery.getBusinessKey()).isEqualTo(SET);
         assertThat(variable(recovery, LightsOutVariables.REQUESTED_BY)).isEqualTo("admin");
         assertThat(variable(recovery, LightsOutVariables.LIGHTS_OUT_REASON)).isEqualTo("requested by admin: power loss");

@@ -56,7 +56,7 @@ class LightsOutController {
         synchronized (starts.computeIfAbsent(name, n -> new Object())) {
             checks.requireNothingRunning(name);
             String user = access.callerId();
-            String started = starter.start(name, user, reason, request.readmitFenced());
+            String started = starter.start(name, user, reason, request.readmitFenced(), request.overrideNoOutage());
             log.info("Started lights-out recovery {} of {} (requested by {})", started, name, user);
             return ReplicaSetController.created(started, name);
         }

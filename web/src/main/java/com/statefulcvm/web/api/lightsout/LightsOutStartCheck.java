@@ -45,15 +45,19 @@ class LightsOutStartCheck extends ProcedureStartCheck {
      * {@code outage} when the health monitor proposes the recovery (its seed decision is then always an operator's).
      */
     static final Set<String> START_VARIABLES = Set.of(LightsOutVariables.REPLICA_SET, ProcedureVariables.REASON, LightsOutVariables.LIGHTS_OUT_REASON,
-            LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, LightsOutVariables.LIGHTS_OUT_TRIGGER);
+            LightsOutVariables.REQUESTED_BY, LightsOutVariables.READMIT_FENCED, LightsOutVariables.LIGHTS_OUT_TRIGGER,
+            LightsOutVariables.OVERRIDE_NO_OUTAGE);
 
     private final LightsOutChecks checks;
     private final RunningProcesses running;
     private final RepositoryService repository;
     private final ObjectMapper json;
+    private final OutageNow outage;
 
-    LightsOutStartCheck(ReplicaSets replicaSets, LightsOutChecks checks, RunningProcesses running, ProcessEngine engine, ObjectMapper json) {
+    LightsOutStartCheck(ReplicaSets replicaSets, LightsOutChecks checks, RunningProcesses running, ProcessEngine engine, ObjectMapper json,
+                        OutageNow outage) {
         super(LightsOutVariables.PROCESS_KEY, START_VARIABLES, replicaSets);
+        this.outage = outage;
         this.checks = checks;
         this.running = running;
         this.repository = engine.getRepositoryService();
@@ -63,8 +67,18 @@ class LightsOutStartCheck extends ProcedureStartCheck {
     @Override
     protected String check(ProcedureStart start, ReplicaSetSpec spec) {
         ObjectNode body = start.requestBody(json, LightsOutVariables.READMIT_FENCED, start.variable(LightsOutVariables.READMIT_FENCED));
+        if (start.variable(LightsOutVariables.OVERRIDE_NO_OUTAGE) != null && !body.has(LightsOutVariables.OVERRIDE_NO_OUTAGE)) {
+            body.set(LightsOutVariables.OVERRIDE_NO_OUTAGE, json.valueToTree(start.variable(LightsOutVariables.OVERRIDE_NO_OUTAGE)));
+        }
         Request request = request(spec.getName(), body);
         requireNothingRunning(spec.getName());
+        if (!"outage".equals(start.text(LightsOutVariables.LIGHTS_OUT_TRIGGER))) {
+            // the start form's reason, or the one our API worded into lightsOutReason ("requested by <user>: <reason>")
+            String worded = start.text(LightsOutVariables.LIGHTS_OUT_REASON);
+            requireOutageOrOverride(spec, request, request.reason() != null && !request.reason().isBlank()
+                    || worded != null && worded.contains(": "));
+        }
+        start.set(LightsOutVariables.OVERRIDE_NO_OUTAGE, request.overrideNoOutage());
 
         start.set(LightsOutVariables.READMIT_FENCED, request.readmitFenced());
         start.recordRequest(LightsOutVariables.LIGHTS_OUT_REASON, request.reason());
@@ -78,30 +92,52 @@ class LightsOutStartCheck extends ProcedureStartCheck {
      * A start's body: an optional {@code reason}, and {@code readmitFenced} (optional boolean, default false): the
      * operator's recorded override that starts fenced slots too and lets their attestation lift the fence.
      */
-    record Request(String reason, boolean readmitFenced) {
+    record Request(String reason, boolean readmitFenced, boolean overrideNoOutage) {
+    }
+
+    /**
+     * A recovery restarts every member: on a set in no outage it is taken only with the operator's explicit override and
+     * a reason, both recorded. The health monitor's own proposal is for an outage it declared.
+     *
+     * @throws ApiProblem 409 naming the fields
+     */
+    private void requireOutageOrOverride(ReplicaSetSpec spec, Request request, boolean reasonGiven) {
+        Optional<String> healthy = outage.notInOutage(spec);
+        if (healthy.isPresent() && (!request.overrideNoOutage() || !reasonGiven)) {
+            throw new ApiProblem(HttpStatus.CONFLICT, "replica set '" + spec.getName() + "' is not in an outage (" + healthy.get()
+                    + "): a lights-out recovery stops every member's workload and restarts it; to recover it anyway give "
+                    + LightsOutVariables.OVERRIDE_NO_OUTAGE + ": true and a reason");
+        }
     }
 
     /** @throws ApiProblem 400 naming the field or the cause */
     Request request(String set, JsonNode body) {
         String reason = null;
         boolean readmitFenced = false;
+        boolean overrideNoOutage = false;
         if (body != null && !body.isNull()) {
-            RequestBodies.requireObject(body, "{\"reason\": \"<why>\", \"readmitFenced\": false} (both optional)");
-            RequestBodies.onlyFields(body, "reason", LightsOutVariables.READMIT_FENCED);
+            RequestBodies.requireObject(body, "{\"reason\": \"<why>\", \"readmitFenced\": false, \"overrideNoOutage\": false} (all optional)");
+            RequestBodies.onlyFields(body, "reason", LightsOutVariables.READMIT_FENCED, LightsOutVariables.OVERRIDE_NO_OUTAGE);
             reason = RequestReason.reasonOf(body);
-            JsonNode override = body.get(LightsOutVariables.READMIT_FENCED);
-            if (override != null && !override.isNull()) {
-                if (!override.isBoolean()) {
-                    throw new ApiProblem(HttpStatus.BAD_REQUEST, LightsOutVariables.READMIT_FENCED + ": must be true or false");
-                }
-                readmitFenced = override.asBoolean();
-            }
+            readmitFenced = flag(body, LightsOutVariables.READMIT_FENCED);
+            overrideNoOutage = flag(body, LightsOutVariables.OVERRIDE_NO_OUTAGE);
         }
         Optional<String> refusal = checks.refusal(set, repository);
         if (refusal.isPresent()) {
             throw new ApiProblem(HttpStatus.BAD_REQUEST, refusal.get());
         }
-        return new Request(reason, readmitFenced);
+        return new Request(reason, readmitFenced, overrideNoOutage);
+    }
+
+    private static boolean flag(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            throw new ApiProblem(HttpStatus.BAD_REQUEST, field + ": must be true or false");
+        }
+        return value.asBoolean();
     }
 
     /** @throws ApiProblem 409 when a procedure that changes the set's instances runs */

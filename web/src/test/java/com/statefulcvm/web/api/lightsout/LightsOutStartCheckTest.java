@@ -31,7 +31,7 @@ class LightsOutStartCheckTest {
     /** The 409 rules are RunningProcesses' own; only its engine queries answer as a stand-in does. */
     private final RunningProcesses running = mock(RunningProcesses.class, CALLS_REAL_METHODS);
     private final LightsOutStartCheck checks = new LightsOutStartCheck(mock(ReplicaSets.class), mock(LightsOutChecks.class), running, mock(ProcessEngine.class),
-            new ObjectMapper());
+            new ObjectMapper(), mock(OutageNow.class));
 
     @BeforeEach
     void nothingRunning() {

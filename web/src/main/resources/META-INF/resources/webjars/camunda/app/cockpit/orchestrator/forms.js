@@ -126,8 +126,16 @@ export const PROCEDURES = {
     title: 'Lights-out recovery',
     noun: 'lights-out recovery',
     long: 'Recover the set after a lights-out',
-    fields: async () => [field('Why', 'optional', reasonField())],
-    body: form => reasonBody(form),
+    fields: async set => {
+      const inOutage = (set.conditions || []).some(c => c.type === 'Outage' && c.status);
+      return inOutage ? [field('Why', 'optional', reasonField())] : [
+        h('p', {className: 'orch-badge orch-warn', 'data-orch': 'not-in-outage'},
+          `${set.name} is not in an outage: a lights-out recovery stops and restarts every member. Recover it only on purpose.`),
+        field('Why', 'required when the set is not in an outage', reasonField()),
+        h('label', null, h('input', {type: 'checkbox', name: 'overrideNoOutage', 'data-orch': 'override-no-outage'}),
+          ' Recover it anyway (the override is recorded with your name and reason)')];
+    },
+    body: form => ({...reasonBody(form), ...(form.overrideNoOutage && form.overrideNoOutage.checked ? {overrideNoOutage: true} : {})}),
     path: set => `/replica-sets/${enc(set.name)}/lights-out-recovery`
   },
   adoption: {
