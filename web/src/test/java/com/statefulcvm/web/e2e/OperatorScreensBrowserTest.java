@@ -214,6 +214,30 @@ class OperatorScreensBrowserTest {
         assertThat(browser.driver().findElement(By.tagName("body")).getText()).doesNotContain("finished with failures");
     }
 
+    /** A lights-out recovery of a set in no outage: the dialog says so, and the start is refused without the override. */
+    @Test
+    @Order(4)
+    void aLightsOutRecoveryOfAHealthySetAsksForTheOverrideAndIsRefusedWithoutIt() {
+        openBrowser();
+        browser.login("cockpit", "admin", "admin");
+        browser.visible("[data-orch=fleet] table");
+        long before = history.createHistoricProcessInstanceQuery().processDefinitionKey("lights-out-recovery").count();
+        browser.click("[data-orch=start-lights-out-recovery-" + SET + "]");
+        assertThat(browser.visible("[data-orch=not-in-outage]").getText()).contains(SET + " is not in an outage");
+        browser.visible("[data-orch=start-lights-out-recovery] input[name=reason], [data-orch=start-lights-out-recovery] textarea[name=reason]")
+                .sendKeys("testing the guard");
+        browser.click("[data-orch=start]");
+        String refused = browser.until(d -> {
+            String text = d.findElement(By.cssSelector("[data-orch=form-error]")).getText();
+            return text.isBlank() ? null : text;
+        });
+        assertThat(refused).contains("is not in an outage").contains("overrideNoOutage: true and a reason");
+        assertThat(browser.visible("[data-orch=override-no-outage]").isSelected()).isFalse();
+        browser.shot("cockpit-lights-out-guard");
+        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("lights-out-recovery").count())
+                .as("nothing started").isEqualTo(before);
+    }
+
     @Test
     @Order(3)
     void aViewerSeesTheFleetAndNoWayToStartAnything() {
