@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.drift;
 
+import com.statefulcvm.delegates.procedure.DriftRollbacks;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -16,9 +17,6 @@ import org.springframework.stereotype.Component;
 @Component("checkRollbackEnded")
 public class CheckRollbackEnded implements JavaDelegate {
 
-    public static final String ROLLBACK_ENDED = "rollbackEnded";
-    public static final String ROLLBACK_OUTCOME = "rollbackOutcome";
-
     private final HistoryService history;
 
     public CheckRollbackEnded(HistoryService history) {
@@ -27,14 +25,14 @@ public class CheckRollbackEnded implements JavaDelegate {
 
     @Override
     public void execute(DelegateExecution execution) {
-        String rollout = (String) execution.getVariable("rollbackRollout");
+        String rollout = (String) execution.getVariable(DriftRollbacks.ROLLBACK_ROLLOUT);
         HistoricProcessInstance ended = rollout == null ? null
                 : history.createHistoricProcessInstanceQuery().processInstanceId(rollout).finished().singleResult();
-        execution.setVariable(ROLLBACK_ENDED, rollout == null || ended != null);
+        execution.setVariable(DriftRollbacks.ROLLBACK_ENDED, rollout == null || ended != null);
         if (ended != null) {
             Object outcome = processLevel(rollout, RolloutVariables.OUTCOME);
             Object why = outcome != null ? outcome : processLevel(rollout, RolloutVariables.STAGE);
-            execution.setVariable(ROLLBACK_OUTCOME, "rollback rollout " + rollout + " ended at " + ended.getEndActivityId()
+            execution.setVariable(DriftRollbacks.ROLLBACK_OUTCOME, "rollback rollout " + rollout + " ended at " + ended.getEndActivityId()
                     + (why == null ? "" : ": " + why));
         }
     }

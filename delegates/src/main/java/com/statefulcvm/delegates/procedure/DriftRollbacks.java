@@ -18,6 +18,13 @@ import java.util.Set;
 @Component
 public class DriftRollbacks {
 
+    /** The rollout a decision's "rollback" started; null when none could start. */
+    public static final String ROLLBACK_ROLLOUT = "rollbackRollout";
+    /** Set by "Has the rollback ended?": true once that rollout ended (or none was started). */
+    public static final String ROLLBACK_ENDED = "rollbackEnded";
+    /** How that rollout ended, for the approver asked again. */
+    public static final String ROLLBACK_OUTCOME = "rollbackOutcome";
+
     /** The rollout started, or why none was. */
     public record Started(String rolloutId, String problem) {
     }

@@ -25,7 +25,7 @@ public final class EnvDriftVariables extends ProcedureVariables {
     /** What the decision did. */
     public static final String OUTCOME = "envDriftOutcome";
     /** The rollout a "rollback" started. */
-    public static final String ROLLBACK_ROLLOUT = "rollbackRollout";
+    public static final String ROLLBACK_ROLLOUT = DriftRollbacks.ROLLBACK_ROLLOUT;
 
     private EnvDriftVariables() {
     }

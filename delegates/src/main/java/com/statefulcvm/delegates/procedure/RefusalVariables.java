@@ -20,7 +20,7 @@ public final class RefusalVariables extends ProcedureVariables {
     public static final String ADOPT = "adopt";
     public static final String ROLL_BACK = "rollback";
     /** The rollout a "rollback" started; null when none could start. */
-    public static final String ROLLBACK_ROLLOUT = "rollbackRollout";
+    public static final String ROLLBACK_ROLLOUT = DriftRollbacks.ROLLBACK_ROLLOUT;
     /** What the approver's rollback did. */
     public static final String ROLLED_BACK_BY_DECISION = "rolledBackByDecision";
     public static final String WAIT = "wait";

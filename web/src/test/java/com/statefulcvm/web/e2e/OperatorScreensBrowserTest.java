@@ -133,6 +133,9 @@ class OperatorScreensBrowserTest {
         // the rollout's page in Cockpit: pause it, with the reason recorded
         browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
         browser.visible(".djs-container");
+        // our controls are words in their own framed group, not icons beside Camunda's Suspend and Delete
+        assertThat(browser.visible("[data-orch=actions] [data-orch=control-pause]").getText()).isEqualTo("Pause rollout");
+        assertThat(browser.visible("[data-orch=actions] [data-orch=control-abort]").getText()).isEqualTo("Abort rollout");
         control("pause", "the DBA asked for a break", "Pause requested");
 
         // the next wave's approval (the form was driven above); the pause takes hold before that wave
@@ -144,6 +147,13 @@ class OperatorScreensBrowserTest {
         }
         await().atMost(Duration.ofMinutes(2)).until(() -> runtime.createEventSubscriptionQuery().processInstanceId(pid)
                 .eventName("ResumeRollout").count() == 1);
+        browser.driver().navigate().refresh();
+        browser.visible(".djs-container");
+        // the diagram, drilled down to the waves, with the rollout held at the wave boundary, as the guide shows it
+        drillDown("SubProcess_RollOutInWaves");
+        drillDown("SubProcess_Wave");
+        browser.visible(".djs-overlays[data-container-id=Event_WaitForResume]");
+        browser.shot("cockpit-rollout", "cockpit-rollout.png");
         // the Fleet's row draws where the rollout stands: wave 1 done, wave 2 held by the pause
         browser.go("/camunda/app/cockpit/default/#/dashboard");
         String progress = browser.until(d -> {
@@ -152,14 +162,9 @@ class OperatorScreensBrowserTest {
             return states.equals("done,running") ? d.findElement(By.cssSelector("[data-orch=progress-" + SET + "]")).getText() : null;
         });
         assertThat(progress).contains("wave 2 of 2").contains("1 of 2 instances updated").contains("paused");
+        browser.shot("cockpit-fleet-progress");
         browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
-        browser.driver().navigate().refresh();
-        browser.visible(".djs-container");
-        // the diagram, drilled down to the waves, with the rollout held at the wave boundary, as the guide shows it
-        drillDown("SubProcess_RollOutInWaves");
-        drillDown("SubProcess_Wave");
-        browser.visible(".djs-overlays[data-container-id=Event_WaitForResume]");
-        browser.shot("cockpit-rollout", "cockpit-rollout.png");
+        browser.visible("[data-orch=actions] [data-orch=control-resume]");
         control("resume", "break over", "Resumed");
 
         // watch it end: the fleet's running column empties, the set's history has the report
@@ -304,8 +309,10 @@ class OperatorScreensBrowserTest {
         browser.click("[data-orch=control-" + action + "]");
         browser.visible("[data-orch=control-reason]").sendKeys(reason);
         browser.click("[data-orch=control-confirm]");
-        assertThat(browser.visible("[data-orch=control-answer] p").getText()).contains(answer);
-        browser.click(browser.withText("[data-orch=dialog] button", "Close"));
+        browser.until(d -> d.findElements(By.cssSelector("[data-orch=control-answer] p")).stream()
+                .anyMatch(p -> p.getText().contains(answer)) ? true : null);
+        // done: the dialog has closed itself, the answer stays beside the buttons
+        browser.until(d -> d.findElements(By.cssSelector("[data-orch=dialog]")).isEmpty());
     }
 
     /** Opens a collapsed subprocess of the diagram shown, as its drill-down button does. */

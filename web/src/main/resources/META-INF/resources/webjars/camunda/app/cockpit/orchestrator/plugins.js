@@ -4,7 +4,7 @@
 // session and CSRF token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
 import {api, definitionLink, engine, instanceLink, tasklistLink} from './api.js';
 import {PROCEDURES, reportView, startForm, startable} from './forms.js';
-import {Messages, actionButton, badge, button, dialog, h, installStyle, progressBar, table, text} from './ui.js';
+import {Messages, actionGroup, badge, button, dialog, h, installStyle, progressBar, table, text, wordButton} from './ui.js';
 
 const REFRESH_MS = 5000;
 const enc = encodeURIComponent;
@@ -270,7 +270,7 @@ const startFromDefinition = {
       if (sets.length === 0) {
         return;
       }
-      node.append(actionButton('play', `Start a ${PROCEDURES[key].noun}`, async () => {
+      node.append(actionGroup(wordButton(`Start a ${PROCEDURES[key].noun}`, `Start a ${PROCEDURES[key].noun} of a replica set`, async () => {
         const {body, close} = dialog(PROCEDURES[key].long);
         const messages = new Messages();
         const formArea = h('div');
@@ -282,7 +282,7 @@ const startFromDefinition = {
         body.append(messages.element, h('label', null, 'Replica set'), choose, formArea,
           h('div', {className: 'orch-buttons'}, button('Close', close)));
         show(sets[0]);
-      }, {'data-orch': 'start-from-definition'}));
+      }, {'data-orch': 'start-from-definition'})));
     })().catch(e => console.error('orchestrator: start button', e)); // eslint-disable-line no-console
   }
 };
@@ -300,7 +300,9 @@ const controlInstance = {
         return;
       }
       const kindPath = {rollout: 'rollouts', heal: 'heals', failover: 'failovers', scale: 'scales', 'lights-out-recovery': 'lights-out-recoveries', adoption: 'adoptions'}[key];
-      node.append(actionButton('list-alt', `Report of this ${PROCEDURES[key].noun}: steps, approvals, outcome`, async () => {
+      const group = actionGroup();
+      node.append(group);
+      group.append(wordButton('Report', `Report of this ${PROCEDURES[key].noun}: steps, approvals, outcome`, async () => {
         const {body, close} = dialog('Report');
         try {
           body.append(reportView(await api.get(`/${kindPath}/${enc(processInstanceId)}`)));
@@ -313,22 +315,25 @@ const controlInstance = {
       if (key !== 'rollout' || !you.mayControlRollouts) {
         return;
       }
-      const glyphs = {pause: 'pause', resume: 'play', abort: 'stop'};
+      // what the last control did, kept beside the buttons once its dialog has closed
+      const status = h('div', {className: 'orch-muted', 'data-orch': 'control-answer'});
       for (const action of ['pause', 'resume', 'abort']) {
-        node.append(actionButton(glyphs[action], `${action[0].toUpperCase() + action.substring(1)} this rollout (asks why)`,
+        group.append(wordButton(`${action[0].toUpperCase() + action.substring(1)} rollout`, `${action[0].toUpperCase() + action.substring(1)} this rollout (asks why)`,
           () => control(action), {'data-orch': 'control-' + action}));
       }
+      group.append(status);
       function control(action) {
         const {body, close} = dialog(`${action[0].toUpperCase() + action.substring(1)} this rollout`);
         const reason = h('input', {type: 'text', className: 'form-control', name: 'reason', 'data-orch': 'control-reason',
           placeholder: 'why (recorded with the rollout, shown in its report)'});
-        const answer = h('div', {'data-orch': 'control-answer'});
+        const answer = h('div', {'data-orch': 'control-refusal'});
         const confirm = button(action[0].toUpperCase() + action.substring(1), async () => {
           confirm.disabled = true;
           try {
             await api.post(`/rollouts/${enc(processInstanceId)}/${action}`, reason.value.trim() ? {reason: reason.value.trim()} : {});
-            answer.replaceChildren(h('p', {className: 'text-success'}, action === 'pause'
+            status.replaceChildren(h('p', {className: 'text-success'}, action === 'pause'
               ? 'Pause requested: the rollout stops at the next wave boundary.' : action === 'resume' ? 'Resumed.' : 'Abort requested.'));
+            close();
           } catch (refused) {
             answer.replaceChildren(h('p', {className: 'text-danger'}, refused.message));
           } finally {

@@ -27,6 +27,9 @@ const STYLE = `
 .orch .orch-progress > .orch-seg-done { background: #5cb85c; }
 .orch .orch-progress > .orch-seg-running { background: #337ab7; }
 .orch .orch-progress > .orch-seg-stopped { background: #d9534f; }
+.orch-actions { display: block; margin: 6px 0; padding: 4px; border: 1px solid #337ab7; border-radius: 4px; background: #f4f8fc; }
+.orch-actions > .orch-actions-title { display: block; font-size: 8px; font-weight: 600; color: #337ab7; text-transform: uppercase; overflow-wrap: anywhere; margin-bottom: 3px; }
+.orch-actions > button { display: block; width: 100%; margin: 0 0 3px; white-space: normal; font-size: 11px; }
 .orch-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.35); z-index: 2000; overflow: auto; }
 .orch-overlay > .orch-dialog { background: #fff; max-width: 860px; margin: 60px auto; padding: 14px 18px; border-radius: 4px; box-shadow: 0 4px 20px rgba(0,0,0,.3); }
 `;
@@ -92,10 +95,18 @@ export function progressBar(progress, attrs) {
     h('div', {className: 'orch-muted'}, progress.summary));
 }
 
-/** A button for Cockpit's action bars (a column of icon buttons): a Bootstrap glyphicon, its meaning in the title. */
-export function actionButton(glyph, title, onclick, attrs) {
-  return h('button', {type: 'button', className: 'btn btn-default action-button', title, 'aria-label': title, onclick, ...(attrs || {})},
-    h('span', {className: 'glyphicon glyphicon-' + glyph}));
+/**
+ * Our controls in Cockpit's action bar: words in a framed group titled "Orchestrator", so that they are never taken
+ * for Camunda's own icon buttons beside them (Pause next to Suspend, Abort next to Delete).
+ */
+export function actionGroup(...buttons) {
+  installStyle();
+  return h('div', {className: 'orch-actions', 'data-orch': 'actions'}, h('span', {className: 'orch-actions-title'}, 'Orchestrator'), ...buttons);
+}
+
+/** A worded button of {@link actionGroup}. */
+export function wordButton(label, title, onclick, attrs) {
+  return h('button', {type: 'button', className: 'btn btn-default btn-xs', title, onclick, ...(attrs || {})}, label);
 }
 
 /** A table of objects: the columns are given, or every key the rows have, in order of appearance. */
