@@ -30,6 +30,17 @@ public final class SimulatorView {
         this.http = http;
     }
 
+    /** A GET of the simulator's Phala API in version 2026-05-22, with the tests' key; it must answer 200. */
+    public JsonNode phala(String path) throws Exception {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set("X-API-Key", "test-key");
+        headers.set("X-Phala-Version", "2026-05-22");
+        ResponseEntity<String> response = http.exchange("/simulator/api/v1" + path, HttpMethod.GET,
+                new HttpEntity<>(headers), String.class);
+        assertThat(response.getStatusCode().value()).as(path + ": " + response.getBody()).isEqualTo(200);
+        return JSON.readTree(response.getBody());
+    }
+
     public JsonNode cvm(String name) throws Exception {
         JsonNode cvm = cvmOrNull(name);
         assertThat(cvm).as("CVM " + name).isNotNull();

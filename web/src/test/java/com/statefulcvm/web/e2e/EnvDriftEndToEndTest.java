@@ -192,12 +192,7 @@ class EnvDriftEndToEndTest {
     }
 
     private JsonNode phala(String path) throws Exception {
-        HttpHeaders headers = new HttpHeaders();
-        headers.set("X-API-Key", "test-key");
-        headers.set("X-Phala-Version", "2026-05-22");
-        ResponseEntity<String> response = http.exchange("/simulator/api/v1" + path, HttpMethod.GET, new HttpEntity<>(headers), String.class);
-        assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
-        return JSON.readTree(response.getBody());
+        return new SimulatorView(http).phala(path);
     }
 
     private static String appId(SimulatorView simulator) throws Exception {
