@@ -96,6 +96,7 @@ class EnvDriftEndToEndTest {
         // --- behind our back: the values of admit-env-1 changed, the names kept
         Map<String, String> theirs = env("theirs");
         long before = simulator.lastEventSeq();
+        awaitBootDistinguishable(1);
         patchEnvs(SET + "-1", theirs);
         JsonNode drifted = await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
                 .until(this::set, s -> condition(s, "Drifted").get("status").asBoolean());
@@ -137,6 +138,7 @@ class EnvDriftEndToEndTest {
         assertThat(SimulatorView.maxUnavailable(events)).isEqualTo(1);
 
         // --- adopt: admit-env-2 changed behind our back keeps what it runs
+        awaitBootDistinguishable(2);
         patchEnvs(SET + "-2", theirs);
         Task second = await().atMost(Duration.ofMinutes(2)).until(() -> tasks.createTaskQuery()
                 .processDefinitionKey("decide-env-drift").processInstanceBusinessKey(SET).singleResult(), t -> t != null);
@@ -147,6 +149,20 @@ class EnvDriftEndToEndTest {
                 .until(() -> !condition(set(), "Drifted").get("status").asBoolean());
         assertThat(envs.slot(SET, 2).orElseThrow().known().source()).startsWith("accepted by admin");
         assertThat(simulator.eventsSince(beforeAdopt)).as("adopting restarts nothing").isEmpty();
+    }
+
+    /**
+     * A boot is told from the attested one by Phala's uptime, to a second, within BootMarker's tolerance: a restart that
+     * soon after the slot's last attestation (ours, a moment ago) would pass for the attested boot, as no real restart
+     * on Phala can (minutes). The change behind our back waits until the restart it causes is a boot of its own.
+     */
+    private void awaitBootDistinguishable(int ordinal) {
+        Duration margin = com.statefulcvm.fleet.admission.BootMarker.TOLERANCE.plusMillis(1500);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            JsonNode instance = set().get("instances").get(ordinal);
+            return instance.hasNonNull("attestedAt")
+                    && java.time.Instant.now().isAfter(java.time.Instant.parse(instance.get("attestedAt").asText()).plus(margin));
+        });
     }
 
     private static Map<String, String> env(String whose) {
