@@ -424,6 +424,9 @@ class AdmissionEndToEndTest {
                     .contains("EndEvent_RolloutRefused").contains("no instance can be taken down");
             assertThat(driver.completeTask(again.getId(), Map.of("decision", Map.of("value", "adopt", "type", "String")))
                     .getStatusCode().is2xxSuccessful()).isTrue();
+            // the adopt runs on the job executor after the task's transaction: wait for the decision to end
+            await().atMost(Duration.ofSeconds(60)).until(() -> history.createHistoricProcessInstanceQuery()
+                    .processInstanceId(decision.getProcessInstanceId()).finished().count() == 1);
         }
         assertThat(JSON.readTree(admin().getForObject("/api/replica-sets/admit-rollback/revisions", String.class)).size())
                 .as("a rollback adopts nothing; an adopt after a refused one records the drifted compose").isEqualTo(fenced == 0 ? 1 : 2);
