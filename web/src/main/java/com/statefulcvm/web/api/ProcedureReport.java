@@ -232,9 +232,18 @@ public class ProcedureReport {
                 running ? java.time.Instant.now() : instant(procedure.getEndTime()), paused, pauseRequested);
     }
 
-    /** Where a running rollout stands, for the Fleet's row. */
+    /**
+     * Where a running rollout stands, for the Fleet's row: the same figures as its report's, from the two variables
+     * they are made of (the Fleet asks every few seconds for every running rollout, so not the whole report).
+     */
     public RolloutProgress progress(String pid) {
-        return engine.rollout(pid).map(this::rollout).map(Reports.Rollout::progress).orElse(null);
+        return engine.rollout(pid).map(procedure -> {
+            ProcedureHistory.Recorded recorded = history.read(procedure, RolloutVariables.WAVES, RolloutVariables.STEP_OUTCOME);
+            boolean running = procedure.getEndTime() == null;
+            boolean paused = running && engine.paused(pid);
+            boolean pauseRequested = running && !paused && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
+            return progress(procedure, recorded, rolloutSteps(recorded), paused, pauseRequested);
+        }).orElse(null);
     }
 
     /** The registration the rollout committed with; null when it made none (not an on-chain KMS app). */

@@ -1,6 +1,10 @@
 package com.statefulcvm.web.e2e;
 
 import com.statefulcvm.web.E2eSupport;
+import com.statefulcvm.web.api.ProcedureKind;
+import com.statefulcvm.web.api.ProcedureReport;
+import com.statefulcvm.web.api.Reports;
+import com.statefulcvm.web.api.RolloutProgress;
 import com.statefulcvm.web.security.Roles;
 import org.camunda.bpm.engine.HistoryService;
 import org.camunda.bpm.engine.IdentityService;
@@ -74,6 +78,8 @@ class OperatorScreensBrowserTest {
     RuntimeService runtime;
     @Autowired
     IdentityService identity;
+    @Autowired
+    ProcedureReport reports;
 
     private void openBrowser() {
         if (browser.driver() == null) {
@@ -162,6 +168,12 @@ class OperatorScreensBrowserTest {
             return states.equals("done,running") ? d.findElement(By.cssSelector("[data-orch=progress-" + SET + "]")).getText() : null;
         });
         assertThat(progress).contains("wave 2 of 2").contains("1 of 2 instances updated").contains("paused");
+        // the Fleet's row reads two variables, not the whole report: it says the same as the report, but for the clock
+        RolloutProgress fleetRow = reports.progress(pid);
+        RolloutProgress inReport = ((Reports.Rollout) reports.report(ProcedureKind.ROLLOUT,
+                history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult())).progress();
+        assertThat(fleetRow).usingRecursiveComparison().ignoringFields("elapsedSeconds", "summary").isEqualTo(inReport);
+        assertThat(fleetRow.summary()).startsWith("wave 2 of 2, 1 of 2 instances updated").endsWith(", paused");
         browser.shot("cockpit-fleet-progress");
         browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
         browser.visible("[data-orch=actions] [data-orch=control-resume]");
