@@ -99,8 +99,8 @@ public class ProcedureReport {
         String pid = procedure.getId();
         boolean running = procedure.getEndTime() == null;
         Object stage = stage(recorded);
-        boolean paused = running && engine.paused(pid);
-        boolean pauseRequested = running && !paused && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
+        boolean paused = paused(procedure);
+        boolean pauseRequested = pauseRequested(procedure, paused);
         List<Reports.Approval> approvals = approvals(recorded);
         List<JsonNode> steps = rolloutSteps(recorded);
         return new Reports.Rollout(ProcedureKind.ROLLOUT.kind(), pid, replicaSet(recorded), state(procedure),
@@ -239,11 +239,20 @@ public class ProcedureReport {
     public RolloutProgress progress(String pid) {
         return engine.rollout(pid).map(procedure -> {
             ProcedureHistory.Recorded recorded = history.read(procedure, RolloutVariables.WAVES, RolloutVariables.STEP_OUTCOME);
-            boolean running = procedure.getEndTime() == null;
-            boolean paused = running && engine.paused(pid);
-            boolean pauseRequested = running && !paused && Boolean.TRUE.equals(engine.variable(pid, RolloutVariables.PAUSE_REQUESTED));
-            return progress(procedure, recorded, rolloutSteps(recorded), paused, pauseRequested);
+            boolean paused = paused(procedure);
+            return progress(procedure, recorded, rolloutSteps(recorded), paused, pauseRequested(procedure, paused));
         }).orElse(null);
+    }
+
+    /** A running rollout held at a wave boundary, waiting for resume. */
+    private boolean paused(HistoricProcessInstance procedure) {
+        return procedure.getEndTime() == null && engine.paused(procedure.getId());
+    }
+
+    /** A pause asked for that has not taken hold yet. */
+    private boolean pauseRequested(HistoricProcessInstance procedure, boolean paused) {
+        return procedure.getEndTime() == null && !paused
+                && Boolean.TRUE.equals(engine.variable(procedure.getId(), RolloutVariables.PAUSE_REQUESTED));
     }
 
     /** The registration the rollout committed with; null when it made none (not an on-chain KMS app). */
