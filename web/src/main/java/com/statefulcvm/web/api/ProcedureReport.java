@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.statefulcvm.delegates.procedure.HealVariables;
+import com.statefulcvm.delegates.procedure.ProcedureVariables;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.procedure.ScaleVariables;
 import org.camunda.bpm.engine.ProcessEngineException;
@@ -69,6 +70,8 @@ public class ProcedureReport {
         return names.toArray(String[]::new);
     }
 
+    /** The multi-instance element variable every per-instance step sees (a heal's slot is its process's). */
+    private static final String SLOT = ProcedureVariables.SLOT;
     private static final Pattern NAME_EXPRESSION = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
     private final ProcedureHistory history;
@@ -291,12 +294,14 @@ public class ProcedureReport {
      * written with an expression ({@code Approve restarting ${slot}}) is shown as the operator saw it: a user task's
      * own name, else the expression's variable as the activity saw it when it started ({@link ProcedureHistory#valuesAsSeen}).
      */
-    private List<Reports.ActivityStep> activitySteps(String pid) {
+    List<Reports.ActivityStep> activitySteps(String pid) {
         List<HistoricActivityInstance> activities = history.steps(pid);
         Map<String, String> taskNames = history.taskNames(pid);
         Set<String> names = namesIn(activities);
         Map<String, Object> named = history.values(pid, names);
-        Map<String, Map<String, Object>> asSeen = history.valuesAsSeen(pid, activities, names);
+        Set<String> seenNames = new LinkedHashSet<>(names);
+        seenNames.add(SLOT);
+        Map<String, Map<String, Object>> asSeen = history.valuesAsSeen(pid, activities, seenNames);
         List<Reports.ActivityStep> steps = new ArrayList<>();
         for (HistoricActivityInstance a : activities) {
             String name = taskNames.getOrDefault(a.getId(), a.getActivityName());
@@ -304,7 +309,7 @@ public class ProcedureReport {
             values.putAll(asSeen.getOrDefault(a.getId(), Map.of()));
             steps.add(new Reports.ActivityStep(name == null ? a.getActivityId() : resolved(name, values), a.getActivityId(),
                     instant(a.getStartTime()), instant(a.getEndTime()), a.isCanceled() ? Boolean.TRUE : null,
-                    a.getCalledProcessInstanceId()));
+                    a.getCalledProcessInstanceId(), Objects.toString(asSeen.getOrDefault(a.getId(), Map.of()).get(SLOT), null)));
         }
         return steps;
     }

@@ -83,7 +83,9 @@ public final class Reports {
     /** A task or call of the procedure's own diagram, as the engine's history holds it. */
     public record ActivityStep(String step, String activityId, Instant startedAt, Instant endedAt,
                                @JsonInclude(NON_NULL) Boolean canceled,
-                               @JsonInclude(NON_NULL) String calledProcessInstanceId) {
+                               @JsonInclude(NON_NULL) String calledProcessInstanceId,
+                               /* the instance the step was for, as it saw its slot (a multi-instance's own iteration) */
+                               @JsonInclude(NON_NULL) String slot) {
     }
 
     /** A rollback a rollout started (a rollout whose rollbackOf names it). */

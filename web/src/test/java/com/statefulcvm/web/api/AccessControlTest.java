@@ -178,6 +178,8 @@ class AccessControlTest {
         }
         // the outsider may not even read the report or see the task
         refused(outsider.getForEntity("/api/rollouts/" + pid, String.class), HttpStatus.FORBIDDEN, "may not read rollouts");
+        refused(outsider.getForEntity("/api/procedures/" + pid, String.class), HttpStatus.FORBIDDEN, "may not read rollouts");
+        assertThat(viewer.getForEntity("/api/procedures/" + pid, String.class).getStatusCode()).isEqualTo(HttpStatus.OK);
         assertThat(JSON.readTree(outsider.getForEntity("/engine-rest/task/count", String.class).getBody()).get("count").asInt()).isZero();
         assertThat(JSON.readTree(outsider.getForEntity("/api/replica-sets/webdemo", String.class).getBody()).has("rollout")).isFalse();
         // deleting is the admin's, for every role
@@ -272,6 +274,20 @@ class AccessControlTest {
         assertThat(decided.get("decision").asText()).isEqualTo("rejected");
         assertThat(decided.get("by").asText()).isEqualTo("admin");
         assertThat(localToTask(approval.getId(), RolloutVariables.APPROVED_BY)).isEqualTo("admin");
+
+        // the finished rollout's page: the diagram it ran on, what it passed, its timeline and its report
+        JsonNode page = JSON.readTree(driver.admin().getForEntity("/api/procedures/" + pid, String.class).getBody());
+        assertThat(page.get("kind").asText()).isEqualTo("rollout");
+        assertThat(page.get("state").asText()).isEqualTo("COMPLETED");
+        assertThat(page.get("processDefinitionVersion").asInt()).isPositive();
+        assertThat(page.get("diagram").asText()).contains("id=\"EndEvent_RolloutRejected\"").contains("bpmndi:BPMNDiagram");
+        assertThat(page.get("visits").findValuesAsText("activityId")).contains("UserTask_ApproveRollout", "EndEvent_RolloutRejected");
+        JsonNode asked = java.util.stream.StreamSupport.stream(page.get("timeline").spliterator(), false)
+                .filter(step -> step.get("activityId").asText().equals("UserTask_ApproveRollout")).findFirst().orElseThrow();
+        assertThat(asked.get("endedAt").isNull()).isFalse();
+        assertThat(page.get("report").get("approvals").get(0).get("by").asText()).isEqualTo("admin");
+        refused(driver.admin().getForEntity("/api/procedures/no-such-id", String.class), HttpStatus.NOT_FOUND,
+                "unknown procedure 'no-such-id': the engine's history has no process instance of that id");
     }
 
     /** Exactly the documented grants (docs/configuration.md), no more: one stray UPDATE_INSTANCE would open variable writes. */

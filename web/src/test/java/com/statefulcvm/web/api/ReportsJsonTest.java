@@ -27,7 +27,7 @@ class ReportsJsonTest {
     void aRunningHealShowsItsDetailsInPlaceAndItsResultAsNull() throws Exception {
         Reports.Procedure heal = new Reports.Procedure("heal", "p1", "web", "running", STARTED, null, "admin", null,
                 new Reports.HealDetails("web-0", 0, "operator", "requested by admin", null), null, null, null,
-                List.of(new Reports.ActivityStep("Restart web-0", "Task_Restart", STARTED, null, null, null)),
+                List.of(new Reports.ActivityStep("Restart web-0", "Task_Restart", STARTED, null, null, null, null)),
                 List.of(), List.of(), List.of("waiting: Restart web-0"));
         assertThat(JSON.writeValueAsString(heal)).isEqualTo("{\"kind\":\"heal\",\"processInstanceId\":\"p1\",\"replicaSet\":\"web\","
                 + "\"state\":\"running\",\"startedAt\":\"2026-01-02T03:04:05Z\",\"endedAt\":null,\"requestedBy\":\"admin\","

@@ -247,6 +247,9 @@ final class BrowserSession implements ExecutionCondition, AfterTestExecutionCall
                 shot("FAILED-" + context.getRequiredTestMethod().getName());
                 Files.write(SHOTS.resolve(String.format("%02d-FAILED-%s-console.log", step, context.getRequiredTestMethod().getName())),
                         driver.manage().logs().get("browser").getAll().stream().map(Object::toString).toList());
+                // what the page said, below the fold too (the screenshot shows only the window)
+                Files.writeString(SHOTS.resolve(String.format("%02d-FAILED-%s-page.txt", step, context.getRequiredTestMethod().getName())),
+                        driver.getCurrentUrl() + "\n\n" + script("return document.body.innerText;"));
             } catch (RuntimeException | IOException screenshotFailed) {
                 context.getExecutionException().get().addSuppressed(screenshotFailed);
             }

@@ -175,6 +175,14 @@ class OperatorScreensBrowserTest {
         assertThat(fleetRow).usingRecursiveComparison().ignoringFields("elapsedSeconds", "summary").isEqualTo(inReport);
         assertThat(fleetRow.summary()).startsWith("wave 2 of 2, 1 of 2 instances updated").endsWith(", paused");
         browser.shot("cockpit-fleet-progress");
+        // the rollout's own page, opened from its runtime page: the diagram marks where it stands, the timeline what it did
+        browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
+        browser.click("[data-orch=actions] [data-orch=procedure-page-button]");
+        browser.visible("[data-orch=diagram] .djs-element.orch-active[data-element-id=SubProcess_RollOutInWaves]");
+        browser.visible("[data-orch=diagram] .djs-element.orch-visited[data-element-id=UserTask_ApproveRollout]");
+        assertThat(browser.visible("[data-orch=timeline] tr[data-orch-step=UserTask_ApproveRollout]").getText()).contains("done");
+        assertThat(browser.visible("[data-orch=procedure-header]").getText()).contains("ACTIVE").contains("Open it in Cockpit's runtime view");
+        browser.shot("cockpit-procedure-running");
         browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
         browser.visible("[data-orch=actions] [data-orch=control-resume]");
         control("resume", "break over", "Resumed");
@@ -199,6 +207,28 @@ class OperatorScreensBrowserTest {
         // the comment is the first approval's only: the second was given none
         assertThat(report.split("looks good", -1)).hasSize(2);
         browser.shot("cockpit-history", "cockpit-history.png");
+
+        // the finished rollout keeps a page (Cockpit's runtime view has none for it): the diagram it ran on with every
+        // element it passed and the flows it took, its timeline and its report
+        browser.click("[data-orch=history-panel] a[data-orch=procedure-link][href$='/" + pid + "']");
+        assertThat(browser.visible("[data-orch=procedure-header]").getText()).contains("COMPLETED").doesNotContain("runtime view");
+        browser.visible("[data-orch=diagram] .djs-element.orch-visited[data-element-id=EndEvent_RolloutCompleted]");
+        assertThat(browser.all("[data-orch=diagram] .djs-element.orch-active")).as("nothing is running any more").isEmpty();
+        assertThat(browser.all("[data-orch=diagram] .djs-connection.orch-taken")).isNotEmpty();
+        assertThat(browser.visible("[data-orch=procedure-page] [data-orch=report]").getText()).contains("break over");
+        List<String> states = browser.all("[data-orch=timeline] [data-orch=step-state]").stream().map(WebElement::getText).toList();
+        assertThat(states).isNotEmpty().containsOnly("done");
+        // each instance's steps name their own instance, and the change is drawn side by side
+        assertThat(browser.all("[data-orch=timeline] tr[data-orch-step=Task_ProbeHealth] td:nth-child(2)").stream()
+                .map(WebElement::getText).toList()).containsExactlyInAnyOrder(SET + "-0", SET + "-1");
+        assertThat(browser.visible("[data-orch=compose-diff] .orch-diff-removed").getText()).contains("nginxdemos/hello:0.3");
+        assertThat(browser.visible("[data-orch=compose-diff] .orch-diff-added").getText()).contains("nginxdemos/hello:0.4");
+        browser.shot("cockpit-procedure", "cockpit-procedure.png");
+        // a step it called opens on the same page, under the rollout
+        browser.click("[data-orch=timeline] a[href*='/orchestrator/procedures/']");
+        assertThat(browser.visible("[data-orch=called-by]").getText()).isEqualTo(pid);
+        browser.visible("[data-orch=diagram] .djs-element.orch-visited");
+        browser.shot("cockpit-procedure-called");
     }
 
     @Test

@@ -1,9 +1,11 @@
 // The orchestrator in Cockpit: the fleet on the dashboard (with starts, the plan preview and each set's history of
-// procedures), the operator procedures first on the Processes page, a start button on each procedure's page, and
-// pause, resume and abort (with a reason) on a running rollout's page. Every call goes to our /api with Cockpit's own
-// session and CSRF token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
+// procedures, each opening its page), the operator procedures first on the Processes page, a start button on each
+// procedure's page, pause, resume and abort (with a reason) on a running rollout's page, and a page for every
+// procedure, running or finished (procedure.js). Every call goes to our /api with Cockpit's own session and CSRF
+// token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
 import {api, definitionLink, engine, instanceLink, tasklistLink} from './api.js';
 import {PROCEDURES, reportView, startForm, startable} from './forms.js';
+import {procedureLink, procedurePage} from './procedure.js';
 import {Messages, actionGroup, badge, button, dialog, h, installStyle, progressBar, table, text, wordButton} from './ui.js';
 
 const REFRESH_MS = 5000;
@@ -25,7 +27,7 @@ function youLine(you) {
     you.mayControlRollouts ? '; may pause, resume and abort rollouts' : '');
 }
 
-/** A set's finished and running procedures, newest first, each opening its report. */
+/** A set's finished and running procedures, newest first, each opening its report and its page. */
 async function historyPanel(set, panel) {
   const list = await api.get(`/replica-sets/${enc(set.name)}/procedures?limit=20`);
   const report = h('div', {'data-orch': 'history-report'});
@@ -37,8 +39,8 @@ async function historyPanel(set, panel) {
           report.replaceChildren(reportView(await api.get(row.report.replace(/^\/api/, ''))));
         }, {'data-orch': 'open-report'});
       }
-      if (key === 'kind' && row.state === 'running') {
-        return h('a', {href: instanceLink(row.processInstanceId)}, row.kind);
+      if (key === 'kind') {
+        return h('a', {href: procedureLink(row.processInstanceId), 'data-orch': 'procedure-link', title: 'its page: diagram, timeline, report'}, row.kind);
       }
       return undefined;
     }),
@@ -310,7 +312,10 @@ const controlInstance = {
           body.append(h('p', {className: 'text-danger'}, e.message));
         }
         body.append(h('div', {className: 'orch-buttons'}, button('Close', close)));
-      }, {'data-orch': 'report-button'}));
+      }, {'data-orch': 'report-button'}),
+      wordButton('Page', `This ${PROCEDURES[key].noun}'s page: its diagram as it went, a timeline, the report; kept once it ends`, () => {
+        window.location.hash = procedureLink(processInstanceId);
+      }, {'data-orch': 'procedure-page-button'}));
       const you = await api.get('/me');
       if (key !== 'rollout' || !you.mayControlRollouts) {
         return;
@@ -346,4 +351,4 @@ const controlInstance = {
   }
 };
 
-export default [fleetDashboard, proceduresFirst, startFromDefinition, controlInstance];
+export default [fleetDashboard, proceduresFirst, startFromDefinition, controlInstance, procedurePage];
