@@ -119,6 +119,7 @@ class OperatorScreensBrowserTest {
 
         browser.click("[data-orch=start]");
         String pid = browser.visible("[data-orch=started-instance]").getText().replace("process instance", "").strip();
+        assertThat(browser.visible("[data-orch=started-page]").getAttribute("href")).endsWith("#/orchestrator/procedures/" + pid);
         assertThat(history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult().getStartUserId()).isEqualTo("admin");
         // the message stays; the fleet shows the rollout running and its approval waiting, linked to Tasklist
         // the dashboard redraws itself every few seconds: the link is read in one go, not kept as an element
@@ -204,6 +205,7 @@ class OperatorScreensBrowserTest {
         browser.click(browser.visible("[data-orch=history-panel] [data-orch=open-report]"));
         String report = browser.visible("[data-orch=report]").getText();
         assertThat(report).contains("completed").contains("the DBA asked for a break").contains("break over");
+        assertThat(browser.visible("[data-orch=history-report] [data-orch=report-page]").getAttribute("href")).endsWith("/" + pid);
         // the comment is the first approval's only: the second was given none
         assertThat(report.split("looks good", -1)).hasSize(2);
         browser.shot("cockpit-history", "cockpit-history.png");
@@ -216,6 +218,7 @@ class OperatorScreensBrowserTest {
         assertThat(browser.all("[data-orch=diagram] .djs-element.orch-active")).as("nothing is running any more").isEmpty();
         assertThat(browser.all("[data-orch=diagram] .djs-connection.orch-taken")).isNotEmpty();
         assertThat(browser.visible("[data-orch=procedure-page] [data-orch=report]").getText()).contains("break over");
+        assertThat(browser.all("[data-orch=procedure-page] [data-orch=report-page]")).as("no link to the page it is on").isEmpty();
         List<String> states = browser.all("[data-orch=timeline] [data-orch=step-state]").stream().map(WebElement::getText).toList();
         assertThat(states).isNotEmpty().containsOnly("done");
         // each instance's steps name their own instance, and the change is drawn side by side

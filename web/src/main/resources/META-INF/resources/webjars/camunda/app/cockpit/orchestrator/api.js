@@ -81,3 +81,10 @@ export function instanceLink(processInstanceId) {
 export function definitionLink(processDefinitionId) {
   return `#/process-definition/${encodeURIComponent(processDefinitionId)}/runtime`;
 }
+
+// Our page of a procedure, running or finished (procedure.js)
+export const PROCEDURE_ROUTE = '/orchestrator/procedures/';
+
+export function procedureLink(processInstanceId) {
+  return '#' + PROCEDURE_ROUTE + encodeURIComponent(processInstanceId);
+}

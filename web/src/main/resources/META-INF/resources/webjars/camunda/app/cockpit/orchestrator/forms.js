@@ -1,7 +1,7 @@
 // The five operator procedures' start forms in Cockpit: the same fields as their Tasklist start forms, sent to our
 // /api, whose endpoints start the procedure through the same start check as every other path (one procedure per set,
 // the allow-lists, the caller's authorizations). The server's answer is shown as it is: its reason on a refusal.
-import {api, instanceLink} from './api.js';
+import {api, instanceLink, procedureLink} from './api.js';
 import {badge, button, h, progressBar, table, text} from './ui.js';
 
 const enc = encodeURIComponent;
@@ -190,6 +190,7 @@ export async function startForm(kind, set, messages, onDone) {
       const started = await api.post(procedure.path(set, form), body);
       messages.success(`${capitalized(procedure.noun)} of ${set.name} started: `,
         h('a', {href: instanceLink(started.processInstanceId), 'data-orch': 'started-instance'}, 'process instance ' + started.processInstanceId),
+        ' (', h('a', {href: procedureLink(started.processInstanceId), 'data-orch': 'started-page'}, 'its page'), ')',
         '. Approvals it asks for wait in Tasklist.');
       onDone(started);
     } catch (refused) {
@@ -228,11 +229,17 @@ export function planView(plan) {
 }
 
 /** A procedure's report: outcome, who asked, steps, approvals with who, when and their comments, operator controls. */
+// the report shown on the procedure's own page needs no link to it
+function inPage(report) {
+  return decodeURIComponent(window.location.hash).endsWith('/' + report.processInstanceId);
+}
+
 export function reportView(report) {
   const approvals = (report.approvals || []).map(a => ({task: a.task, decision: a.decision, by: a.by, at: a.at, comment: a.comment || ''}));
   return h('div', {'data-orch': 'report'},
     h('p', null, h('b', null, `${report.kind} ${report.processInstanceId}: `), `${report.state}, outcome: ${text(report.outcome)}`,
-      report.result ? ` (${text(report.result)})` : '', `; requested by ${text(report.requestedBy)}, ${text(report.startedAt)} – ${text(report.endedAt)}`),
+      report.result ? ` (${text(report.result)})` : '', `; requested by ${text(report.requestedBy)}, ${text(report.startedAt)} – ${text(report.endedAt)}`,
+      inPage(report) ? '' : [' ', h('a', {href: procedureLink(report.processInstanceId), 'data-orch': 'report-page'}, 'its page')]),
     report.progress ? progressBar(report.progress, {'data-orch': 'report-progress'}) : null,
     report.onChainRegistration ? h('p', {'data-orch': 'report-on-chain'}, h('b', null, 'Registered on chain: '),
       `compose hash ${text(report.onChainRegistration.composeHash)}, transaction ${text(report.onChainRegistration.transactionHash)}`) : null,

@@ -3,9 +3,9 @@
 // procedure's page, pause, resume and abort (with a reason) on a running rollout's page, and a page for every
 // procedure, running or finished (procedure.js). Every call goes to our /api with Cockpit's own session and CSRF
 // token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
-import {api, definitionLink, engine, instanceLink, tasklistLink} from './api.js';
+import {api, definitionLink, engine, instanceLink, procedureLink, tasklistLink} from './api.js';
 import {PROCEDURES, reportView, startForm, startable} from './forms.js';
-import {procedureLink, procedurePage} from './procedure.js';
+import {procedurePage} from './procedure.js';
 import {Messages, actionGroup, badge, button, dialog, h, installStyle, progressBar, table, text, wordButton} from './ui.js';
 
 const REFRESH_MS = 5000;
@@ -64,7 +64,8 @@ async function instancesPanel(set, panel, you, messages, refreshFleet) {
   const act = async (path, what) => {
     try {
       const started = await api.post(path, {});
-      messages.success(`${what} started: `, h('a', {href: instanceLink(started.processInstanceId)}, 'process instance ' + started.processInstanceId));
+      messages.success(`${what} started: `, h('a', {href: instanceLink(started.processInstanceId)}, 'process instance ' + started.processInstanceId),
+        ' (', h('a', {href: procedureLink(started.processInstanceId)}, 'its page'), ')');
       refreshFleet();
     } catch (refused) {
       messages.error(`${what} refused: ${refused.message}`);

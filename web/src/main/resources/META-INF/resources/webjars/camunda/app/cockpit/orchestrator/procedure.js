@@ -4,17 +4,12 @@
 // compose change side by side, a timeline of its tasks and calls per instance, and its report (approvals, controls,
 // outcome). A helper it called (a drain, a hook) opens on
 // the same page, under the procedure that called it. Everything comes from GET /api/procedures/<id>.
-import {api, instanceLink} from './api.js';
+import {PROCEDURE_ROUTE, api, instanceLink, procedureLink} from './api.js';
 import {reportView} from './forms.js';
 import {badge, button, h, installStyle, text} from './ui.js';
 
-export const PROCEDURE_ROUTE = '/orchestrator/procedures/';
 const VENDOR = new URL('./vendor/bpmn-js-18.31.1/', import.meta.url);
 const REFRESH_MS = 5000;
-
-export function procedureLink(processInstanceId) {
-  return '#' + PROCEDURE_ROUTE + encodeURIComponent(processInstanceId);
-}
 
 // Cockpit's view area clips what overflows it (its own pages scroll inside .ctn-view): this page scrolls by itself
 const STYLE = `
