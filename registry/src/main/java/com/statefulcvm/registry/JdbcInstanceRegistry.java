@@ -9,6 +9,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,6 +20,9 @@ public class JdbcInstanceRegistry implements InstanceRegistry {
     private final InstanceRowRepository instances;
     private final ReplicaSetRowRepository sets;
     private final Clock clock;
+
+    /** How long a slot's changes are kept: the Instances panel draws the last hour. */
+    static final java.time.Duration CHANGES_KEPT = java.time.Duration.ofDays(1);
 
     private final InsertRace race;
     private final JdbcTemplate jdbc;
@@ -47,6 +51,7 @@ public class JdbcInstanceRegistry implements InstanceRegistry {
     public void save(InstanceRecord record) {
         // two nodes observing a fresh set both update no row and both insert: the loser updates the winner's row
         InstanceRow row = InstanceRow.of(null, record);
+        recordChange(row);
         InsertRace.retry("saving " + record.slot(), () -> {
             // one UPDATE by the slot's key: every rollout step and monitor round saves, and Spring Data's find-then-save
             // cost three times the database's own work here (JFR of the rollout benchmark)
@@ -61,6 +66,26 @@ public class JdbcInstanceRegistry implements InstanceRegistry {
             }
             return race.tryInsert(() -> instances.save(row)) ? Boolean.TRUE : null;
         });
+    }
+
+    /**
+     * A row in orch_slot_change when the status, health or verdict differs from the saved one (or none is saved yet):
+     * one statement, compared by the database, so a save that changes none of the three costs no read. Changes older
+     * than {@link #CHANGES_KEPT} are dropped as a new one comes.
+     */
+    private void recordChange(InstanceRow row) {
+        Instant now = clock.instant();
+        int recorded = jdbc.update("INSERT INTO orch_slot_change (replica_set, ordinal, at, status, healthy, attested)"
+                        + " SELECT CAST(? AS VARCHAR(64)), CAST(? AS INT), CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS VARCHAR(32)),"
+                        + " CAST(? AS BOOLEAN), CAST(? AS BOOLEAN) WHERE NOT EXISTS (SELECT 1 FROM orch_instance"
+                        + " WHERE replica_set = ? AND ordinal = ? AND status IS NOT DISTINCT FROM CAST(? AS VARCHAR(32))"
+                        + " AND healthy IS NOT DISTINCT FROM CAST(? AS BOOLEAN) AND attested IS NOT DISTINCT FROM CAST(? AS BOOLEAN))",
+                row.replicaSet(), row.ordinal(), JdbcRevisionHistory.utc(now), row.status(), row.healthy(), row.attested(),
+                row.replicaSet(), row.ordinal(), row.status(), row.healthy(), row.attested());
+        if (recorded > 0) {
+            jdbc.update("DELETE FROM orch_slot_change WHERE replica_set = ? AND ordinal = ? AND at < ?",
+                    row.replicaSet(), row.ordinal(), JdbcRevisionHistory.utc(now.minus(CHANGES_KEPT)));
+        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package com.statefulcvm.registry;
 
 import com.statefulcvm.fleet.InstanceRecord;
 import com.statefulcvm.fleet.InstanceRegistry;
+import com.statefulcvm.fleet.SlotChange;
+import com.statefulcvm.fleet.SlotChanges;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -26,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The instance registry on a real database, through the same Spring Data JDBC repositories the application uses.
@@ -57,6 +60,36 @@ class JdbcInstanceRegistryTest {
             assertThat(r.status()).isEqualTo("running");
             assertThat(r.cvmId()).isEqualTo("cvm-a");
         });
+    }
+
+    /**
+     * A change of status, health or verdict is one row of the slot's history; a save that changes none of them (the
+     * same state observed again, a new observation time) writes none; what the slot was before a window opens comes
+     * with the window.
+     */
+    @Test
+    void aSlotsHistoryHasARowPerChangeOfStatusHealthOrVerdictAndNoneForTheSameStateSavedAgain() {
+        SlotChanges changes = new JdbcSlotChanges(db.jdbc);
+        Instant start = Instant.now();
+        registry.save(record(0, "cvm-a", "starting"));
+        registry.save(record(0, "cvm-a", "running"));
+        registry.save(with(record(0, "cvm-a", "running"), true, null));
+        registry.save(with(record(0, "cvm-a", "running"), true, null)); // the same again: no row
+        registry.save(with(record(0, "cvm-a", "running"), true, true));
+        registry.save(with(record(1, "cvm-b", "running"), false, false));
+        assertThat(changes.since("db", start.minusSeconds(1))).extracting(SlotChange::ordinal, SlotChange::status,
+                SlotChange::healthy, SlotChange::attested).containsExactly(
+                tuple(0, "starting", null, null), tuple(0, "running", null, null), tuple(0, "running", true, null),
+                tuple(0, "running", true, true), tuple(1, "running", false, false));
+        // a window opened after them: each slot's last change before it, what it was when the window opened
+        assertThat(changes.since("db", Instant.now().plusSeconds(60))).extracting(SlotChange::ordinal, SlotChange::attested)
+                .containsExactly(tuple(0, true), tuple(1, false));
+        assertThat(changes.since("other", start.minusSeconds(1))).isEmpty();
+    }
+
+    private static InstanceRecord with(InstanceRecord r, Boolean healthy, Boolean attested) {
+        return new InstanceRecord(r.replicaSet(), r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.composeHash(),
+                r.status(), healthy, r.condition(), r.observedAt(), attested, r.attestation(), r.attestedAt());
     }
 
     @Test

@@ -66,6 +66,7 @@ class FleetOverviewController {
             set.put("readyReplicas", view.readyReplicas());
             set.put("currentRevision", view.currentRevision());
             set.put("updateRevision", view.updateRevision());
+            set.put("mixedRevisions", view.mixedRevisions());
             set.put("conditions", conditions.of(spec, records, view));
             set.put("procedures", running(spec.getName()));
             set.put("approvals", approvals(spec.getName()));

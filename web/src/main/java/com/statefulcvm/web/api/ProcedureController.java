@@ -117,7 +117,7 @@ class ProcedureController {
         return out;
     }
 
-    private static int number(String field, String text, int absent, int min, int max) {
+    static int number(String field, String text, int absent, int min, int max) {
         if (text == null) {
             return absent;
         }

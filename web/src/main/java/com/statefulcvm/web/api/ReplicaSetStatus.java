@@ -97,17 +97,40 @@ class ReplicaSetStatus {
         Optional<Revision> update = revisions.updateRevision(spec.getName()).or(() -> current);
         Integer updated = update.map(revision -> updatedReplicas(revision, inSet, detail && error == null)).orElse(null);
 
+        Map<Integer, Integer> revisionOf = revisionOfEachSlot(spec.getName(), inSet);
         ReplicaSetView.RunningRollout rollout = rollouts.runningRolloutOf(spec.getName()).map(rollouts::summary).orElse(null);
         List<ReplicaSetView.InstanceView> instances = detail
                 ? records.stream().filter(r -> r.ordinal() < spec.getReplicas()).map(r -> ReplicaSetView.InstanceView.of(r, byOrdinal.getOrDefault(r.ordinal(), List.of()).stream()
                         .map(ReplicaSetView.ConditionView::of).toList(), Optional.ofNullable(fenced.get(r.ordinal())), Optional.ofNullable(refused.get(r.ordinal())),
                         drift(current, refused.get(r.ordinal())), SetConditions.envDrift(envDrifted.get(r.ordinal())),
-                        spec.slotSpec(r.ordinal()))).toList()
+                        spec.slotSpec(r.ordinal()), revisionOf.get(r.ordinal()))).toList()
                 : null;
         return new ReplicaSetView(spec.getName(), appId, spec.getWorkloadType(), spec.getReplicas(), ready, updated,
                 current.map(Revision::number).orElse(null), update.map(Revision::number).orElse(null), rollout, instances, error,
                 scaling(spec), DisruptionBudget.of(spec).describe(), setConditions(spec, standing, envDrifts, ready >= spec.getReplicas()),
-                attestationPolicy(spec, pins.pinned(spec.getName()).size()));
+                attestationPolicy(spec, pins.pinned(spec.getName()).size()), mixed(inSet, revisionOf));
+    }
+
+    /** The revision whose recorded compose hash each slot's instance runs, by ordinal; absent: none of them. */
+    private Map<Integer, Integer> revisionOfEachSlot(String replicaSet, List<InstanceRecord> inSet) {
+        Map<String, Integer> byHash = new java.util.HashMap<>();
+        revisions.revisions(replicaSet).stream().filter(r -> r.composeHash() != null)
+                .forEach(r -> byHash.merge(r.composeHash(), r.number(), Math::max)); // a rollback re-records an old compose
+        Map<Integer, Integer> out = new java.util.HashMap<>();
+        inSet.stream().filter(r -> r.composeHash() != null && byHash.containsKey(r.composeHash()))
+                .forEach(r -> out.put(r.ordinal(), byHash.get(r.composeHash())));
+        return out;
+    }
+
+    /** Each slot with its revision while slots run different recorded revisions; null while they agree. */
+    private static List<ReplicaSetView.SlotRevision> mixed(List<InstanceRecord> inSet, Map<Integer, Integer> revisionOf) {
+        List<InstanceRecord> running = inSet.stream().filter(r -> r.composeHash() != null).toList();
+        // a slot on no recorded revision is Drifted's to report, or its revision's hash is not learnt yet
+        if (running.stream().map(r -> revisionOf.get(r.ordinal())).filter(Objects::nonNull).distinct().count() <= 1) {
+            return null;
+        }
+        return running.stream().sorted(java.util.Comparator.comparingInt(InstanceRecord::ordinal))
+                .map(r -> new ReplicaSetView.SlotRevision(r.ordinal(), r.slot(), revisionOf.get(r.ordinal()))).toList();
     }
 
     /** What admission pins, in words; "ANY" visibly so, which the fleet validator allows only with the simulator. */

@@ -21,13 +21,20 @@ import java.util.TreeMap;
  * {@code AttestationRefused} while refused slots keep running unadmitted because fencing them would exceed it,
  * {@code Drifted} while some of them run a compose changed behind our back.
  * {@code attestationPolicy} says what admission pins: the platforms (MRTD, RTMR0-2) and the KMS key, or that any is
- * accepted (the built-in simulator only).
+ * accepted (the built-in simulator only). {@code mixedRevisions}: each slot's revision, while they are not all one.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record ReplicaSetView(String name, String appId, String workloadType, int replicas, int readyReplicas, Integer updatedReplicas,
                       Integer currentRevision, Integer updateRevision, RunningRollout rollout,
                       List<InstanceView> instances, String observationError, Scaling scaling, String disruptionBudget,
-                      List<ConditionView> conditions, String attestationPolicy) {
+                      List<ConditionView> conditions, String attestationPolicy, List<SlotRevision> mixedRevisions) {
+
+    /**
+     * A slot and the revision whose compose it runs (null: none we recorded, as after a change behind our back); the
+     * set lists them while its slots run different revisions (after an abort, a failed wave, an adoption of a mixed app).
+     */
+    record SlotRevision(int ordinal, String slot, Integer revision) {
+    }
 
     /**
      * How the set's count came about and what a scale left: {@code fileReplicas} is the fleet file's count, which
@@ -50,7 +57,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                         String composeHash, Boolean healthy, String condition, Instant observedAt,
                         Boolean attested, String attestation, Instant attestedAt, List<ConditionView> conditions,
                         String fenced, Instant fencedAt, String fencedBy, String refused, Instant refusedAt, String drift,
-                        String envDrift, SlotConfigView config) {
+                        String envDrift, SlotConfigView config, Integer revision) {
 
         /**
          * {@code fence}: the slot's fence, if it has one ("fenced (stopped): attestation failed: ..."). While it stands
@@ -62,7 +69,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
          * who changed the env its CVM runs behind our back, and the variable names it runs and we recorded (never a value).
          */
         static InstanceView of(InstanceRecord r, List<ConditionView> conditions, Optional<Fence> fence, Optional<Refusal> refusal,
-                               String drift, String envDrift, SlotSpec slot) {
+                               String drift, String envDrift, SlotSpec slot, Integer revision) {
             boolean failedVerdictKept = Boolean.FALSE.equals(r.attested());
             return new InstanceView(r.ordinal(), r.slot(), r.cvmId(), r.vmUuid(), r.instanceId(), r.status(), r.composeHash(),
                     r.healthy(), fence.map(Fence::condition).orElse(r.condition()), r.observedAt(),
@@ -70,7 +77,7 @@ record ReplicaSetView(String name, String appId, String workloadType, int replic
                     fence.map(f -> failedVerdictKept ? r.attestedAt() : f.fencedAt()).orElse(r.attestedAt()), conditions,
                     fence.map(Fence::summary).orElse(null), fence.map(Fence::fencedAt).orElse(null),
                     fence.map(Fence::fencedBy).orElse(null), refusal.map(Refusal::summary).orElse(null),
-                    refusal.map(Refusal::refusedAt).orElse(null), drift, envDrift, SlotConfigView.of(slot));
+                    refusal.map(Refusal::refusedAt).orElse(null), drift, envDrift, SlotConfigView.of(slot), revision);
         }
     }
 

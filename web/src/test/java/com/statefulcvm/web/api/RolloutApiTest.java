@@ -349,6 +349,34 @@ class RolloutApiTest {
         }
         assertThat(row).as("the set's history lists it").isNotNull();
         assertThat(row.get("state").asText()).as(row.toString()).isEqualTo("aborted");
+
+        // the abort left the set on two revisions: the set says which slot runs which, and so does the Fleet's row
+        int update = aborted.get("updateRevision").asInt();
+        JsonNode mixed = ok(get("/api/replica-sets/webdemo")).get("mixedRevisions");
+        assertThat(mixed).as("mixedRevisions").isNotNull();
+        assertThat(mixed.findValuesAsText("slot")).containsExactly("webdemo-0", "webdemo-1", "webdemo-2");
+        // the wave it finished runs the update revision; the others run what they ran (earlier tests leave them mixed too)
+        assertThat(mixed.findValues("revision").stream().map(JsonNode::asInt).distinct().count()).isGreaterThanOrEqualTo(2);
+        assertThat(mixed.findValues("revision").stream().map(JsonNode::asInt)).contains(update);
+        JsonNode fleetRow = null;
+        for (JsonNode set : ok(get("/api/fleet")).get("sets")) {
+            if ("webdemo".equals(set.get("name").asText())) {
+                fleetRow = set;
+            }
+        }
+        assertThat(fleetRow.get("mixedRevisions")).isEqualTo(mixed);
+
+        // each slot's last hour, from the registry: every slot has its changes, the last one running, as all three are
+        JsonNode past = ok(get("/api/replica-sets/webdemo/instance-history"));
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            JsonNode slot = past.get("slots").get(String.valueOf(ordinal));
+            assertThat(slot).as("changes of slot %d", ordinal).isNotEmpty();
+            assertThat(slot.get(slot.size() - 1).get("status").asText()).isEqualTo("running");
+        }
+        ResponseEntity<String> badWindow = get("/api/replica-sets/webdemo/instance-history?minutes=0");
+        assertThat(badWindow.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(badWindow.getBody()).contains("minutes: must be between 1 and 1440 (was 0)");
+        assertThat(get("/api/replica-sets/nosuch/instance-history").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
     }
 
     private Task awaitTask(String pid) {

@@ -39,7 +39,7 @@ class SetConditionsTest {
     }
 
     private static ReplicaSetView view(int ready) {
-        return new ReplicaSetView("db", null, "generic", 3, ready, null, null, null, null, null, null, null, null, List.of(), null);
+        return new ReplicaSetView("db", null, "generic", 3, ready, null, null, null, null, null, null, null, null, List.of(), null, null);
     }
 
     private static boolean status(List<Map<String, Object>> conditions, String type) {

@@ -195,9 +195,21 @@ class OperatorScreensBrowserTest {
         // both instances on the new compose hash (the instances are read from Phala here), and ready again
         browser.click("[data-orch=instances-" + SET + "]");
         List<String> hashes = browser.visible("[data-orch=instances-" + SET + "].orch-panel table").findElements(By.cssSelector("tbody tr"))
-                .stream().map(row -> row.findElements(By.tagName("td")).get(4).getText()).toList();
+                .stream().map(row -> row.findElements(By.tagName("td")).get(5).getText()).toList();
         assertThat(hashes).hasSize(2).doesNotContainNull();
         assertThat(hashes.get(0)).isNotBlank().isEqualTo(hashes.get(1));
+        // each instance's last hour as a strip: its last state is the one the row says now
+        for (String slot : List.of(SET + "-0", SET + "-1")) {
+            browser.until(d -> {
+                List<WebElement> segments = d.findElements(By.cssSelector("[data-orch=strip-" + slot + "] rect"));
+                return !segments.isEmpty() && "healthy".equals(segments.get(segments.size() - 1).getAttribute("data-orch-state")) ? true : null;
+            });
+        }
+        browser.shot("cockpit-instances");
+        // the open panel is read again with the Fleet, no click needed: it never shows an older state than the row
+        String firstRead = browser.visible("[data-orch=instances-read]").getText();
+        browser.until(d -> d.findElements(By.cssSelector("[data-orch=instances-read]")).stream()
+                .anyMatch(read -> read.getText().startsWith("Read from Phala at") && !read.getText().equals(firstRead)) ? true : null);
         browser.until(d -> d.findElement(By.cssSelector("[data-orch=conditions-" + SET + "]")).getText().equals("Ready"));
         HistoricProcessInstance ended = history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult();
         assertThat(ended.getEndActivityId()).isEqualTo("EndEvent_RolloutCompleted");
@@ -232,6 +244,20 @@ class OperatorScreensBrowserTest {
         assertThat(browser.visible("[data-orch=called-by]").getText()).isEqualTo(pid);
         browser.visible("[data-orch=diagram] .djs-element.orch-visited");
         browser.shot("cockpit-procedure-called");
+
+        // a rollback to a chosen revision from the set's history: its compose and plan first, then the rollout
+        browser.go("/camunda/app/cockpit/default/#/dashboard");
+        browser.click("[data-orch=history-" + SET + "]");
+        assertThat(browser.visible("[data-orch=revisions-" + SET + "]").getText()).contains("r1").contains("r2").contains("current");
+        assertThat(browser.all("[data-orch=revisions-" + SET + "] [data-orch=rollback-2]")).as("not to the current one").isEmpty();
+        browser.click("[data-orch=revisions-" + SET + "] [data-orch=rollback-1]");
+        assertThat(browser.visible("[data-orch=rollback-compose]").getText()).contains("nginxdemos/hello:0.3");
+        assertThat(browser.visible("[data-orch=dialog] [data-orch=plan-view]").getText()).contains("RESTART");
+        browser.shot("cockpit-rollback-dialog");
+        browser.click("[data-orch=rollback-confirm]");
+        String rollback = browser.visible("[data-orch=rollback-started]").getAttribute("href").replaceAll(".*/", "");
+        assertThat(runtime.getVariable(rollback, "rollbackToRevision")).isEqualTo(1);
+        assertThat(browser.all("[data-orch=dialog]")).isEmpty();
     }
 
     @Test

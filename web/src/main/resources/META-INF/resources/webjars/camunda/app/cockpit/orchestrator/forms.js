@@ -228,12 +228,12 @@ export function planView(plan) {
     (plan.refusals || []).length ? h('p', null, badge('refused', 'bad'), (plan.refusals || []).map(text).join('; ')) : null);
 }
 
-/** A procedure's report: outcome, who asked, steps, approvals with who, when and their comments, operator controls. */
 // the report shown on the procedure's own page needs no link to it
 function inPage(report) {
   return decodeURIComponent(window.location.hash).endsWith('/' + report.processInstanceId);
 }
 
+/** A procedure's report: outcome, who asked, steps, approvals with who, when and their comments, operator controls. */
 export function reportView(report) {
   const approvals = (report.approvals || []).map(a => ({task: a.task, decision: a.decision, by: a.by, at: a.at, comment: a.comment || ''}));
   return h('div', {'data-orch': 'report'},

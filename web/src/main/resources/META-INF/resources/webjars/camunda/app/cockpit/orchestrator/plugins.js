@@ -4,9 +4,9 @@
 // procedure, running or finished (procedure.js). Every call goes to our /api with Cockpit's own session and CSRF
 // token; what a user may do is asked of the server (GET /api/me), which refuses the rest anyway.
 import {api, definitionLink, engine, instanceLink, procedureLink, tasklistLink} from './api.js';
-import {PROCEDURES, reportView, startForm, startable} from './forms.js';
+import {PROCEDURES, planView, reportView, startForm, startable} from './forms.js';
 import {procedurePage} from './procedure.js';
-import {Messages, actionGroup, badge, button, dialog, h, installStyle, progressBar, table, text, wordButton} from './ui.js';
+import {Messages, actionGroup, badge, button, dialog, h, healthStrip, installStyle, progressBar, table, text, wordButton} from './ui.js';
 
 const REFRESH_MS = 5000;
 const enc = encodeURIComponent;
@@ -27,9 +27,58 @@ function youLine(you) {
     you.mayControlRollouts ? '; may pause, resume and abort rollouts' : '');
 }
 
-/** A set's finished and running procedures, newest first, each opening its report and its page. */
-async function historyPanel(set, panel) {
-  const list = await api.get(`/replica-sets/${enc(set.name)}/procedures?limit=20`);
+/**
+ * A set's recorded revisions, newest first; an operator may roll back to one that is not the current: the dialog
+ * shows its compose and the plan of the rollout it would start before anything starts.
+ */
+function revisionsTable(set, revisions, you, messages) {
+  const mayRollBack = you.mayStart && you.mayStart.rollout;
+  return table(revisions.map(r => ({revision: 'r' + r.number, createdBy: r.createdBy, createdAt: r.createdAt, reason: r.reason,
+    '': r.current ? badge('current', 'ok') : r.update ? badge('rolling out', 'warn') : '', r})),
+  ['revision', 'createdBy', 'createdAt', 'reason', '', ' '], (row, key) => {
+    if (key === '') {
+      return row[''];
+    }
+    if (key !== ' ') {
+      return undefined;
+    }
+    return mayRollBack && !row.r.current
+      ? button(`Roll back to r${row.r.number}…`, () => rollBackDialog(set, row.r, messages), {'data-orch': 'rollback-' + row.r.number}) : '';
+  });
+}
+
+async function rollBackDialog(set, revision, messages) {
+  const {body, close} = dialog(`Roll ${set.name} back to revision ${revision.number}`);
+  const answer = h('div', {'data-orch': 'rollback-answer'});
+  try {
+    const full = await api.get(`/replica-sets/${enc(set.name)}/revisions/${revision.number}`);
+    const plan = await api.post(`/replica-sets/${enc(set.name)}/rollouts/plan`, {dockerCompose: full.dockerCompose});
+    const confirm = button(`Roll back to r${revision.number}`, async () => {
+      confirm.disabled = true;
+      try {
+        const started = await api.post(`/replica-sets/${enc(set.name)}/rollbacks`, {revision: revision.number});
+        messages.success(`Rollback of ${set.name} to revision ${revision.number} started: `,
+          h('a', {href: procedureLink(started.processInstanceId), 'data-orch': 'rollback-started'}, 'its page'),
+          '. Approvals it asks for wait in Tasklist.');
+        close();
+      } catch (refused) {
+        answer.replaceChildren(h('p', {className: 'text-danger'}, refused.message));
+        confirm.disabled = false;
+      }
+    }, {className: 'btn btn-primary btn-sm', 'data-orch': 'rollback-confirm'});
+    body.append(h('p', null, `A rollout of revision ${revision.number}'s compose (by ${text(revision.createdBy)}, ${text(revision.createdAt)}: `
+      + `${text(revision.reason)}), through the same approvals and budget as any rollout.`),
+    h('label', null, 'Its compose'), h('pre', {'data-orch': 'rollback-compose'}, full.dockerCompose), planView(plan), answer,
+    h('div', {className: 'orch-buttons'}, confirm, button('Close', close)));
+  } catch (e) {
+    body.append(h('p', {className: 'text-danger'}, e.message), h('div', {className: 'orch-buttons'}, button('Close', close)));
+  }
+}
+
+/** A set's finished and running procedures, newest first, each opening its report and its page; and its revisions. */
+async function historyPanel(set, panel, you, messages) {
+  const [list, revisions] = await Promise.all([api.get(`/replica-sets/${enc(set.name)}/procedures?limit=20`),
+    api.get(`/replica-sets/${enc(set.name)}/revisions`)]);
   const report = h('div', {'data-orch': 'history-report'});
   const rows = list.procedures.map(p => ({...p}));
   panel.replaceChildren(h('div', {className: 'orch-panel', 'data-orch': 'history-panel'}, h('h3', null, `History of ${set.name}`, h('span', {className: 'orch-muted'}, ` (${list.total} procedures, newest first)`)),
@@ -45,15 +94,18 @@ async function historyPanel(set, panel) {
       return undefined;
     }),
     report,
+    h('h4', null, 'Revisions'), h('div', {'data-orch': 'revisions-' + set.name}, revisionsTable(set, revisions, you, messages)),
     button('Close', () => panel.replaceChildren())));
 }
 
 /** A set's instances as Phala and our registry see them now (read from Phala), with the heal and readmit buttons. */
 async function instancesPanel(set, panel, you, messages, refreshFleet) {
-  const view = await api.get(`/replica-sets/${enc(set.name)}`);
+  const [view, past] = await Promise.all([api.get(`/replica-sets/${enc(set.name)}`),
+    api.get(`/replica-sets/${enc(set.name)}/instance-history?minutes=60`).catch(() => null)]);
   const mayHeal = you.mayStart && you.mayStart.heal;
   const rows = (view.instances || []).map(i => ({
     '#': i.ordinal, slot: i.name, CVM: i.cvmId, status: i.status,
+    revision: i.revision === null || i.revision === undefined ? '' : 'r' + i.revision,
     'compose hash': i.composeHash ? i.composeHash.substring(0, 12) + '…' : '',
     health: i.healthy === true ? 'healthy' : i.healthy === false ? 'unhealthy' : 'unknown',
     attested: i.fenced ? 'fenced' : i.attested === true ? 'admitted' : i.attested === false ? 'refused' : 'not yet',
@@ -73,8 +125,12 @@ async function instancesPanel(set, panel, you, messages, refreshFleet) {
   };
   panel.replaceChildren(h('div', {className: 'orch-panel', 'data-orch': 'instances-' + set.name},
     h('h3', null, `Instances of ${set.name}`, h('span', {className: 'orch-muted'}, ` (${view.readyReplicas}/${view.replicas} ready, app ${text(view.appId)})`)),
+    h('p', {className: 'orch-muted', 'data-orch': 'instances-read'}, `Read from Phala at ${new Date().toLocaleTimeString()}, again with the Fleet every 5 s while open`),
     view.observationError ? h('p', {className: 'text-danger'}, 'Phala could not be read; the last record is shown: ' + view.observationError) : null,
-    table([...rows, ...retained], ['#', 'slot', 'CVM', 'status', 'compose hash', 'health', 'attested', 'condition', ''], (row, key) => {
+    table([...rows, ...retained], ['#', 'slot', 'CVM', 'status', 'revision', 'compose hash', 'health', 'attested', 'last hour', 'condition', ''], (row, key) => {
+      if (key === 'last hour') {
+        return past && row.i ? healthStrip((past.slots || {})[row.i.ordinal] || [], past.from, past.to, {'data-orch': 'strip-' + row.slot}) : '';
+      }
       if (key === 'health' || key === 'attested') {
         const good = row[key] === 'healthy' || row[key] === 'admitted';
         const bad = ['unhealthy', 'refused', 'fenced'].includes(row[key]);
@@ -103,8 +159,13 @@ function fleetTable(fleet, actions) {
       case 'Ready':
         return `${set.readyReplicas}/${set.replicas}`;
       case 'Revision':
-        return set.updateRevision && set.updateRevision !== set.currentRevision
-          ? `${text(set.currentRevision)} → ${set.updateRevision}` : text(set.currentRevision);
+        return h('span', {'data-orch': 'revision-' + set.name}, set.updateRevision && set.updateRevision !== set.currentRevision
+          ? `${text(set.currentRevision)} → ${set.updateRevision}` : text(set.currentRevision),
+        // slots left on different revisions (an abort, a failed wave): the next rollout converges them
+        set.mixedRevisions && set.procedures.length === 0 ? h('div', {'data-orch': 'mixed-' + set.name},
+          badge('mixed', 'warn', 'the slots run different revisions; the next rollout converges them'),
+          h('span', {className: 'orch-muted'}, set.mixedRevisions.map(m => `${m.slot} ${m.revision === null ? '?' : 'r' + m.revision}`).join(', ')))
+          : null);
       case 'Conditions':
         return h('span', {'data-orch': 'conditions-' + set.name}, conditionBadges(set.conditions));
       case 'Running':
@@ -184,7 +245,7 @@ const fleetDashboard = {
         panel.replaceChildren(h('div', {className: 'orch-panel'}, h('h3', null, `${PROCEDURES[kind].long}: ${set.name}`), form,
           button('Cancel', () => panel.replaceChildren())));
       },
-      history: set => historyPanel(set, panel).catch(e => messages.error(`History of ${set.name}: ${e.message}`)),
+      history: set => historyPanel(set, panel, current.you, messages).catch(e => messages.error(`History of ${set.name}: ${e.message}`)),
       instances: set => instancesPanel(set, panel, current.you, messages, load).catch(e => messages.error(`Instances of ${set.name}: ${e.message}`))
     };
     const current = {you: {}};
@@ -194,6 +255,19 @@ const fleetDashboard = {
         current.you = fleet.you;
         you.replaceChildren(youLine(fleet.you));
         fleetArea.replaceChildren(fleetTable(fleet, actions));
+        // an open Instances panel is read again with the row above it, so the two never disagree for long
+        const open = panel.querySelector('.orch-panel[data-orch^="instances-"]');
+        const shown = open && fleet.sets.find(s => 'instances-' + s.name === open.getAttribute('data-orch'));
+        if (shown) {
+          try {
+            await instancesPanel(shown, panel, current.you, messages, load);
+          } catch (e) {
+            const read = panel.querySelector('[data-orch=instances-read]');
+            if (read) {
+              read.textContent = `Could not read them again (${e.message}): what is shown was read earlier`;
+            }
+          }
+        }
         refreshed.textContent = 'Refreshed ' + new Date().toLocaleTimeString() + ' (every 5 s)';
         const cloud = await api.get('/phala-cloud');
         phala.hidden = cloud.reachable;

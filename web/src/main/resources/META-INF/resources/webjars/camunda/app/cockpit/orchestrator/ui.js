@@ -27,6 +27,7 @@ const STYLE = `
 .orch .orch-progress > .orch-seg-done { background: #5cb85c; }
 .orch .orch-progress > .orch-seg-running { background: #337ab7; }
 .orch .orch-progress > .orch-seg-stopped { background: #d9534f; }
+.orch svg.orch-strip { display: block; border: 1px solid #ddd; border-radius: 2px; background: #eee; }
 .orch-actions { display: block; margin: 6px 0; padding: 4px; border: 1px solid #337ab7; border-radius: 4px; background: #f4f8fc; }
 .orch-actions > .orch-actions-title { display: block; font-size: 8px; font-weight: 600; color: #337ab7; text-transform: uppercase; overflow-wrap: anywhere; margin-bottom: 3px; }
 .orch-actions > button { display: block; width: 100%; margin: 0 0 3px; white-space: normal; font-size: 11px; }
@@ -166,4 +167,74 @@ export function dialog(title) {
   document.addEventListener('keydown', onKey);
   document.body.append(overlay);
   return {body, close};
+}
+
+const STRIP_COLOURS = {healthy: '#5cb85c', unhealthy: '#d9534f', refused: '#f0ad4e', down: '#777', unknown: '#ddd'};
+
+/** What a slot's record said at one change: its CVM's status, its health, its admission, in one word. */
+export function slotState(change) {
+  if (!change || !change.status) {
+    return 'unknown';
+  }
+  if (change.status !== 'running') {
+    return 'down';
+  }
+  if (change.attested === false) {
+    return 'refused';
+  }
+  return change.healthy === true ? 'healthy' : change.healthy === false ? 'unhealthy' : 'unknown';
+}
+
+/**
+ * A slot's recent history as a strip from {@code from} to {@code to}: one segment per state it was in (green healthy,
+ * red unhealthy, orange refused admission, dark grey not running, light grey unknown), each titled with its times and
+ * what the record said. {@code changes} are oldest first; the first may be from before the window (its state then).
+ */
+export function healthStrip(changes, from, to, attrs) {
+  const svgNs = 'http://www.w3.org/2000/svg';
+  const width = 140;
+  const height = 12;
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  const span = Math.max(end - start, 1);
+  const svg = document.createElementNS(svgNs, 'svg');
+  svg.setAttribute('class', 'orch-strip');
+  svg.setAttribute('width', width);
+  svg.setAttribute('height', height);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    svg.setAttribute(name, value);
+  }
+  const segments = [];
+  let cursor = start;
+  changes.forEach((change, i) => {
+    const at = Math.max(Date.parse(change.at), start);
+    if (at > cursor && segments.length === 0) {
+      segments.push({from: cursor, to: at, state: 'unknown', what: 'nothing recorded'});
+    }
+    const until = i + 1 < changes.length ? Math.max(Date.parse(changes[i + 1].at), start) : end;
+    if (until > at) {
+      segments.push({from: at, to: until, state: slotState(change),
+        what: `${change.status || 'no CVM'}, ${change.healthy === true ? 'healthy' : change.healthy === false ? 'unhealthy' : 'health unknown'}, `
+          + `${change.attested === true ? 'admitted' : change.attested === false ? 'refused admission' : 'not attested yet'}`});
+    }
+    cursor = until;
+  });
+  if (segments.length === 0) {
+    segments.push({from: start, to: end, state: 'unknown', what: 'nothing recorded'});
+  }
+  const time = ms => new Date(ms).toLocaleTimeString();
+  for (const segment of segments) {
+    const rect = document.createElementNS(svgNs, 'rect');
+    rect.setAttribute('x', ((segment.from - start) / span * width).toFixed(2));
+    rect.setAttribute('y', 0);
+    rect.setAttribute('width', Math.max((segment.to - segment.from) / span * width, 1).toFixed(2));
+    rect.setAttribute('height', height);
+    rect.setAttribute('fill', STRIP_COLOURS[segment.state]);
+    rect.setAttribute('data-orch-state', segment.state);
+    const title = document.createElementNS(svgNs, 'title');
+    title.textContent = `${time(segment.from)}–${time(segment.to)}: ${segment.what}`;
+    rect.append(title);
+    svg.append(rect);
+  }
+  return svg;
 }
