@@ -38,7 +38,7 @@ record BpmnFile(String name, Map<String, FlowElement> elements, List<Plane> plan
      * A drawn element of the process: kind is its BPMN element name, container the (sub-)process holding it;
      * attachedTo the host of a boundary event, source and target the ends of a sequence flow.
      */
-    record FlowElement(String id, String kind, String container, String attachedTo, String source, String target) {
+    record FlowElement(String id, String kind, String container, String attachedTo, String source, String target, String name) {
 
         boolean isSubProcess() {
             return kind.equals("subProcess") || kind.equals("transaction") || kind.equals("adHocSubProcess");
@@ -153,7 +153,8 @@ record BpmnFile(String name, Map<String, FlowElement> elements, List<Plane> plan
                 continue;
             }
             FlowElement element = new FlowElement(child.getAttribute("id"), kind, container.getAttribute("id"),
-                    attribute(child, "attachedToRef"), attribute(child, "sourceRef"), attribute(child, "targetRef"));
+                    attribute(child, "attachedToRef"), attribute(child, "sourceRef"), attribute(child, "targetRef"),
+                    attribute(child, "name"));
             elements.put(element.id(), element);
             if (element.isSubProcess()) {
                 collect(child, elements);

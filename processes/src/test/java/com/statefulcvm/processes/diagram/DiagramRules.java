@@ -24,7 +24,7 @@ final class DiagramRules {
 
     enum Rule { NOT_DRAWN, DRAWN_TWICE, WRONG_PLANE, UNKNOWN_ELEMENT, NO_PLANE, OVERLAP, DETACHED_BOUNDARY,
         CROWDED_BOUNDARIES, LABEL_OVERLAP, FLOW_DETACHED, FLOW_THROUGH_SHAPE, FLOW_THROUGH_LABEL,
-        FLOWS_SHARE_A_LINE }
+        FLOWS_SHARE_A_LINE, EXPRESSION_IN_LABEL }
 
     record Problem(Rule rule, String message) {
 
@@ -51,6 +51,7 @@ final class DiagramRules {
         rules.indexDrawnElements();
         rules.everyElementDrawnInItsPlane();
         rules.collapsedSubProcessesHaveTheirPlane();
+        rules.labelsInWords();
         for (Plane plane : file.planes()) {
             rules.noOverlaps(plane);
             rules.boundaryEventsOnTheirHostAndApart(plane);
@@ -59,6 +60,19 @@ final class DiagramRules {
             rules.flowsKeepApart(plane);
         }
         return rules.problems;
+    }
+
+    /**
+     * A label is what a diagram shows, and no BPMN tool evaluates it: "Drain ${slot}" would be drawn as written. A
+     * user task names its Tasklist task with a create listener, a reported step keeps its name in a stepName property.
+     */
+    private void labelsInWords() {
+        for (FlowElement element : file.elements().values()) {
+            if (element.name() != null && element.name().contains("${")) {
+                problem(Rule.EXPRESSION_IN_LABEL, element.kind() + " " + element.id() + " is labelled with an expression, drawn as written: '"
+                        + element.name() + "'");
+            }
+        }
     }
 
     private void problem(Rule rule, String message) {

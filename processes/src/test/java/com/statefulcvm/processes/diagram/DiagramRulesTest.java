@@ -51,6 +51,13 @@ class DiagramRulesTest {
     }
 
     @Test
+    void aLabelWithAnExpressionIsReported() {
+        String process = PROCESS.replace("<bpmn:task id=\"Work\" />", "<bpmn:task id=\"Work\" name=\"Drain ${slot}\" />");
+
+        assertThat(rules(check(process, plane("Process", DI)))).containsExactly(Rule.EXPRESSION_IN_LABEL);
+    }
+
+    @Test
     void twoShapesOnEachOtherAreReported() {
         String onTheTask = DI.replace("x=\"400\" y=\"100\"", "x=\"280\" y=\"100\"");
 

@@ -79,8 +79,11 @@ public class ProcedureReport {
     private final TaskService tasks;
     private final EngineRollouts engine;
     private final ObjectMapper json;
+    private final StepNames stepNames;
 
-    ProcedureReport(ProcedureHistory history, RuntimeService runtime, TaskService tasks, EngineRollouts engine, ObjectMapper json) {
+    ProcedureReport(ProcedureHistory history, RuntimeService runtime, TaskService tasks, EngineRollouts engine, ObjectMapper json,
+                    StepNames stepNames) {
+        this.stepNames = stepNames;
         this.history = history;
         this.runtime = runtime;
         this.tasks = tasks;
@@ -290,21 +293,30 @@ public class ProcedureReport {
     }
 
     /**
-     * Every task and call of the procedure's own diagram the engine has started, with when it began and ended. A name
-     * written with an expression ({@code Approve restarting ${slot}}) is shown as the operator saw it: a user task's
-     * own name, else the expression's variable as the activity saw it when it started ({@link ProcedureHistory#valuesAsSeen}).
+     * Every task and call of the procedure's own diagram the engine has started, with when it began and ended. A step
+     * is named as the operator saw it: a user task by its own name, a step with a {@link StepNames} template by that
+     * template with the variables as the activity saw them when it started ({@link ProcedureHistory#valuesAsSeen}),
+     * else by its label.
      */
     List<Reports.ActivityStep> activitySteps(String pid) {
         List<HistoricActivityInstance> activities = history.steps(pid);
         Map<String, String> taskNames = history.taskNames(pid);
-        Set<String> names = namesIn(activities);
+        Map<String, String> templates = new HashMap<>();
+        for (HistoricActivityInstance a : activities) {
+            String template = taskNames.getOrDefault(a.getId(),
+                    stepNames.template(a.getProcessDefinitionId(), a.getActivityId()).orElse(a.getActivityName()));
+            if (template != null) {
+                templates.put(a.getId(), template);
+            }
+        }
+        Set<String> names = namesIn(templates.values());
         Map<String, Object> named = history.values(pid, names);
         Set<String> seenNames = new LinkedHashSet<>(names);
         seenNames.add(SLOT);
         Map<String, Map<String, Object>> asSeen = history.valuesAsSeen(pid, activities, seenNames);
         List<Reports.ActivityStep> steps = new ArrayList<>();
         for (HistoricActivityInstance a : activities) {
-            String name = taskNames.getOrDefault(a.getId(), a.getActivityName());
+            String name = templates.get(a.getId());
             Map<String, Object> values = new HashMap<>(named);
             values.putAll(asSeen.getOrDefault(a.getId(), Map.of()));
             steps.add(new Reports.ActivityStep(name == null ? a.getActivityId() : resolved(name, values), a.getActivityId(),
@@ -314,11 +326,11 @@ public class ProcedureReport {
         return steps;
     }
 
-    /** The variables the activities' names refer to. */
-    private static Set<String> namesIn(List<HistoricActivityInstance> activities) {
+    /** The variables the steps' names refer to. */
+    private static Set<String> namesIn(java.util.Collection<String> templates) {
         Set<String> wanted = new LinkedHashSet<>();
-        for (HistoricActivityInstance a : activities) {
-            Matcher m = NAME_EXPRESSION.matcher(Objects.toString(a.getActivityName(), ""));
+        for (String template : templates) {
+            Matcher m = NAME_EXPRESSION.matcher(template);
             while (m.find()) {
                 wanted.add(m.group(1));
             }

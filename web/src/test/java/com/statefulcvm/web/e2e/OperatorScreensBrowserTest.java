@@ -161,6 +161,9 @@ class OperatorScreensBrowserTest {
         drillDown("SubProcess_Wave");
         browser.visible(".djs-overlays[data-container-id=Event_WaitForResume]");
         browser.shot("cockpit-rollout", "cockpit-rollout.png");
+        // labels in words: what Cockpit draws is the label as written, never an expression
+        assertThat(browser.all(".djs-container .djs-label, .djs-container text").stream().map(WebElement::getText))
+                .isNotEmpty().noneMatch(label -> label.contains("${"));
         // the Fleet's row draws where the rollout stands: wave 1 done, wave 2 held by the pause
         browser.go("/camunda/app/cockpit/default/#/dashboard");
         String progress = browser.until(d -> {
@@ -183,6 +186,10 @@ class OperatorScreensBrowserTest {
         browser.visible("[data-orch=diagram] .djs-element.orch-visited[data-element-id=UserTask_ApproveRollout]");
         assertThat(browser.visible("[data-orch=timeline] tr[data-orch-step=UserTask_ApproveRollout]").getText()).contains("done");
         assertThat(browser.visible("[data-orch=procedure-header]").getText()).contains("ACTIVE").contains("Open it in Cockpit's runtime view");
+        assertThat(browser.all("[data-orch=diagram] text").stream().map(WebElement::getText)).contains("Approve the rollout")
+                .noneMatch(label -> label.contains("${"));
+        // the timeline names the task as Tasklist did, with the set in it
+        assertThat(browser.visible("[data-orch=timeline] tr[data-orch-step=UserTask_ApproveRollout]").getText()).contains("Approve rollout of " + SET);
         browser.shot("cockpit-procedure-running");
         browser.go("/camunda/app/cockpit/default/#/process-instance/" + pid + "/runtime");
         browser.visible("[data-orch=actions] [data-orch=control-resume]");
