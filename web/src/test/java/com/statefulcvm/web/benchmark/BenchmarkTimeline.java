@@ -54,7 +54,7 @@ record BenchmarkTimeline(String set, String processInstanceId, long posted, long
         private long admitted() { return Math.max(attestEnd, gateEnd); }
     }
 
-    /** One wave ({@code SubProcess_Wave}): the steps that ran together. */
+    /** One wave ({@code SubProcess_RollOutInWaves}): the steps that ran together. */
     record Wave(long start, long end, List<Step> steps) {
 
         long duration() { return end - start; }
@@ -88,14 +88,14 @@ record BenchmarkTimeline(String set, String processInstanceId, long posted, long
             children.computeIfAbsent(a.getParentActivityInstanceId(), k -> new ArrayList<>()).add(a);
         }
         List<HistoricActivityInstance> waveInstances = activities.stream()
-                .filter(a -> "SubProcess_Wave".equals(a.getActivityId()))
+                .filter(a -> "SubProcess_RollOutInWaves".equals(a.getActivityId()))
                 .sorted(Comparator.comparing(HistoricActivityInstance::getStartTime)).toList();
         Map<String, List<Step>> stepsByWave = new HashMap<>();
         Set<Long> usedUpdates = new HashSet<>();
         activities.stream().filter(a -> "SubProcess_UpdateSlot".equals(a.getActivityId()))
                 .sorted(Comparator.comparing(HistoricActivityInstance::getStartTime))
                 .forEach(s -> {
-                    String wave = enclosing(byId, s, "SubProcess_Wave");
+                    String wave = enclosing(byId, s, "SubProcess_RollOutInWaves");
                     stepsByWave.computeIfAbsent(wave, k -> new ArrayList<>())
                             .add(step(s, children.getOrDefault(s.getId(), List.of()), setEvents, usedUpdates));
                 });

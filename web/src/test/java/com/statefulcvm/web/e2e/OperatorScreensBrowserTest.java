@@ -158,7 +158,6 @@ class OperatorScreensBrowserTest {
         browser.visible(".djs-container");
         // the diagram, drilled down to the waves, with the rollout held at the wave boundary, as the guide shows it
         drillDown("SubProcess_RollOutInWaves");
-        drillDown("SubProcess_Wave");
         browser.visible(".djs-overlays[data-container-id=Event_WaitForResume]");
         browser.shot("cockpit-rollout", "cockpit-rollout.png");
         // labels in words: what Cockpit draws is the label as written, never an expression

@@ -238,6 +238,6 @@ class UpdatePolicyEndToEndTest {
 
     /** How many waves the engine ran, one after another (the instances of "Run each wave in turn"). */
     private long waveSteps(String pid) {
-        return history.createHistoricActivityInstanceQuery().processInstanceId(pid).activityId("SubProcess_Wave").count();
+        return history.createHistoricActivityInstanceQuery().processInstanceId(pid).activityId("SubProcess_RollOutInWaves").count();
     }
 }
