@@ -114,12 +114,15 @@ public class AttestInstance implements JavaDelegate {
                 }
             }
         }
+        // the slot's instance row first, its env row after: in the order every step of a procedure writes them (a
+        // rollout's probe records the instance before its attestation), so that two attestations of one slot, the
+        // monitor's and a procedure's, queue on the instance row instead of each holding the row the other waits for
+        record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
         if (decision.admitted() && step.cvm().vmUuid() != null) {
             // an env changed behind our back changes no compose hash: only the CVM's revisions show it
             String env = envs.check(step.spec(), replicaSets.appId(step.spec()), ordinal, step.cvm());
-            checks += (checks.isEmpty() ? "" : "\n") + env;
+            execution.setVariable(AttestationVariables.ATTESTATION_CHECKS, checks + (checks.isEmpty() ? "" : "\n") + env);
         }
-        record(execution, step, decision, checks, fence.isPresent() ? liftedBy : null);
         if (decision.admitted() && step.cvm().instanceId() != null) {
             DelegateExecution procedure = FenceOverride.procedureOf(execution);
             identities.admit(step.spec().getName(), ordinal, step.cvm().instanceId(),

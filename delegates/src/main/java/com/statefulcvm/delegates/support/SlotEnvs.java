@@ -47,30 +47,32 @@ public class SlotEnvs {
 
     /**
      * Compares the env the slot's CVM runs with the recorded one and records the outcome; a new drift starts the set's
-     * decision. Never fails: what could not be read is said in the answer, and the next boot's attestation looks again.
+     * decision. What Phala could not answer is said in the answer, and the next boot's attestation looks again; a failed
+     * write fails the step (its transaction could not commit it anyway).
      *
      * @return one line for the attestation's checks
      */
     public String check(ReplicaSetSpec spec, String appId, int ordinal, CvmInfo cvm) {
+        Optional<EnvValue> running;
         try {
-            Optional<EnvValue> running = running(appId, cvm);
-            if (running.isEmpty()) {
-                return "env: not compared (no revision of CVM " + cvm.name() + " in its app's newest " + PAGE * MAX_PAGES + ")";
-            }
-            EnvComparison.Judgement judged = EnvComparison.judge(spec.getName(), ordinal, cvm.vmUuid(),
-                    registry.slot(spec.getName(), ordinal), running.get());
-            if (judged.changed()) {
-                registry.save(judged.next());
-                if (judged.verdict() == EnvComparison.Verdict.DRIFTED) {
-                    log.warn("'{}' slot {}: {}", spec.getName(), ordinal, judged.summary());
-                    decisions.ensureRunning(spec.getName());
-                }
-            }
-            return judged.summary();
+            running = running(appId, cvm);
         } catch (RuntimeException unreadable) {
             log.warn("'{}' slot {}: the env it runs could not be read, compared at its next boot: {}", spec.getName(), ordinal, unreadable.toString());
             return "env: not compared (" + unreadable.getMessage() + ")";
         }
+        if (running.isEmpty()) {
+            return "env: not compared (no revision of CVM " + cvm.name() + " in its app's newest " + PAGE * MAX_PAGES + ")";
+        }
+        EnvComparison.Judgement judged = EnvComparison.judge(spec.getName(), ordinal, cvm.vmUuid(),
+                registry.slot(spec.getName(), ordinal), running.get());
+        if (judged.changed()) {
+            registry.save(judged.next());
+            if (judged.verdict() == EnvComparison.Verdict.DRIFTED) {
+                log.warn("'{}' slot {}: {}", spec.getName(), ordinal, judged.summary());
+                decisions.ensureRunning(spec.getName());
+            }
+        }
+        return judged.summary();
     }
 
     /** Records the env we asked Phala to give the slot's CVM: once seen running it is the slot's known env. */
