@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -26,12 +27,13 @@ public class FleetValidator {
     public static final int MAX_REPLICAS = 100;
 
     private final Set<String> workloadTypes;
+    private final WorkloadCatalog catalog;
     private final boolean missingAppsMayBeCreated;
     private final boolean platformPinned;
     private final Path baseDir;
 
     /**
-     * @param workloadTypes           the workload types that have drain and rejoin procedures
+     * @param workloadTypes           the workload types a set may name (their descriptors are the built-in ones)
      * @param missingAppsMayBeCreated true where the deployment creates apps for sets without {@code appId}
      * @param baseDir                 what relative {@code composeFile} paths are resolved against
      */
@@ -44,6 +46,16 @@ public class FleetValidator {
      *                       attestation must pin its platforms (MRTD, RTMR0-2) and its KMS key; "any" is for the simulator
      */
     public FleetValidator(Set<String> workloadTypes, boolean missingAppsMayBeCreated, Path baseDir, boolean platformPinned) {
+        this(WorkloadCatalog.BUILT_IN, workloadTypes, missingAppsMayBeCreated, baseDir, platformPinned);
+    }
+
+    /**
+     * @param catalog       the descriptors of the types, built in and configured
+     * @param workloadTypes the types of {@code catalog} a set may name: those whose procedures are deployed
+     */
+    public FleetValidator(WorkloadCatalog catalog, Set<String> workloadTypes, boolean missingAppsMayBeCreated, Path baseDir,
+                          boolean platformPinned) {
+        this.catalog = catalog;
         this.workloadTypes = Set.copyOf(workloadTypes);
         this.missingAppsMayBeCreated = missingAppsMayBeCreated;
         this.baseDir = baseDir;
@@ -107,7 +119,7 @@ public class FleetValidator {
             p.add("diskSize", "must be at least 1 (GB) (was " + set.getDiskSize() + ")");
         }
         updatePolicyProblems(set.getUpdatePolicy(), set.getReplicas()).forEach(p::add);
-        roleProbeProblems(set, set.getUpdatePolicy()).forEach(p::add);
+        roleProbeProblems(set, set.getUpdatePolicy(), catalog).forEach(p::add);
         validateHealthCheck(set.getHealthCheck(), p);
         if (set.getApprovals() == null) {
             p.add("approvals", "is required");
@@ -333,6 +345,11 @@ public class FleetValidator {
      * 8008, any other workload type must name its own. Entries as {@code field: problem}.
      */
     public static List<String> roleProbeProblems(ReplicaSetSpec set, UpdatePolicy policy) {
+        return roleProbeProblems(set, policy, null);
+    }
+
+    /** @param catalog where the set's type is described; null: the one the set was resolved in at start */
+    private static List<String> roleProbeProblems(ReplicaSetSpec set, UpdatePolicy policy, WorkloadCatalog catalog) {
         List<String> problems = new ArrayList<>();
         Problems p = new Problems(problems, null);
         RoleProbe probe = set.getRoleProbe();
@@ -344,15 +361,24 @@ public class FleetValidator {
                 p.add("roleProbe.path", "must start with '/' (was '" + probe.getPath() + "')");
             }
         }
-        if (policy != null && policy.getOrder() == RolloutOrder.ROLE_AWARE && (probe == null || !probe.isSet())
-                && !PATRONI.equals(set.getWorkloadType())) {
+        boolean typeProbes = typeOf(set, catalog).map(t -> t.getRoleProbe() != null && t.getRoleProbe().isSet()).orElse(false);
+        if (policy != null && policy.getOrder() == RolloutOrder.ROLE_AWARE && (probe == null || !probe.isSet()) && !typeProbes) {
             p.add("updatePolicy.order", "role-aware needs roleProbe (port, path) for workload type '" + set.getWorkloadType()
-                    + "'; patroni has a default (GET /leader on 8008)");
+                    + "', whose descriptor has none (patroni's asks GET /leader on 8008)");
         }
         return problems;
     }
 
-    private static final String PATRONI = "patroni";
+    private static Optional<WorkloadType> typeOf(ReplicaSetSpec set, WorkloadCatalog catalog) {
+        if (catalog != null) {
+            return catalog.find(set.getWorkloadType());
+        }
+        try {
+            return Optional.of(set.workload());
+        } catch (IllegalArgumentException unknown) {
+            return Optional.empty();   // said as the set's workloadType problem
+        }
+    }
 
     /** How many surge slots (ordinals from replicas on) a rollout may add; 0 when maxSurge is unusable. */
     private static int surgeSlots(ReplicaSetSpec set) {

@@ -47,6 +47,44 @@ public class ReplicaSetSpec {
     /** The CVMs of an adopted app, by name or id, in ordinal order, for those not named {@code <set>-<ordinal>} ({@link SlotMembers}). */
     private List<String> members = new ArrayList<>();
 
+    /** The descriptor of {@link #workloadType}, resolved from the configured catalogue at start ({@link #useWorkload}). */
+    private WorkloadType workload;
+
+    /**
+     * What its workload type declares: the descriptor resolved at start, else (a set made in code) the built-in one
+     * of that name.
+     *
+     * @throws IllegalArgumentException when the type has no descriptor
+     */
+    public WorkloadType workload() {
+        return workload != null && workload.getName().equals(workloadType) ? workload : WorkloadCatalog.BUILT_IN.of(workloadType);
+    }
+
+    /** The workload's admin API port: the set's hooks.adminPort, else its type's. */
+    public int adminPort() {
+        return hooks.adminPortOr(workload().getAdminPort());
+    }
+
+    /** Whether drain-&lt;type&gt; does anything for this set (its type drains, or it has a pre-stop endpoint). */
+    public boolean drainDoesWork() {
+        return hooks.drainDoesWork(workload().runs(WorkloadHook.DRAIN));
+    }
+
+    /** Whether rejoin-&lt;type&gt; does anything (generic's ends at once: an instance has rejoined once its health gate passed). */
+    public boolean rejoinDoesWork() {
+        return workload().runs(WorkloadHook.REJOIN);
+    }
+
+    /** The fewest replicas a scale may leave without an approval: the set's scaling.minReplicas, else its type's. */
+    public int minReplicas() {
+        return scaling.minReplicasOr(workload().getMinReplicas());
+    }
+
+    /** Resolves the set's workload type in the catalogue this application runs with. */
+    public void useWorkload(WorkloadCatalog catalog) {
+        this.workload = catalog.of(workloadType);
+    }
+
     public String slotName(int ordinal) {
         return Slots.name(name, ordinal);
     }
@@ -61,6 +99,7 @@ public class ReplicaSetSpec {
         copy.appId = appId;
         copy.replicas = desired;
         copy.workloadType = workloadType;
+        copy.workload = workload;
         copy.dockerCompose = dockerCompose;
         copy.composeFile = composeFile;
         copy.instanceType = instanceType;

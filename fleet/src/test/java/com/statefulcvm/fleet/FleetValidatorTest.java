@@ -181,7 +181,7 @@ class FleetValidatorTest {
         ReplicaSetSpec generic = validSet("webdemo");
         generic.getUpdatePolicy().setOrder(RolloutOrder.ROLE_AWARE);
         assertThat(validator.validate(fleetOf(generic))).containsExactly("replicaSets[0] (webdemo): updatePolicy.order: role-aware "
-                + "needs roleProbe (port, path) for workload type 'generic'; patroni has a default (GET /leader on 8008)");
+                + "needs roleProbe (port, path) for workload type 'generic', whose descriptor has none (patroni's asks GET /leader on 8008)");
         generic.getRoleProbe().setPort(8080);
         generic.getRoleProbe().setPath("/role");
         assertThat(validator.validate(fleetOf(generic))).isEmpty();

@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.hooks;
 
 import com.statefulcvm.connectors.workload.SequenceEndpoint;
 import com.statefulcvm.connectors.workload.WorkloadApiException;
+import com.statefulcvm.fleet.WorkloadType;
 import com.statefulcvm.fleet.lightsout.LightsOut;
 
 /**
@@ -20,11 +21,11 @@ final class HeldBackPosition {
      */
     static SequenceEndpoint.Position read(HookContext context, WorkloadApiException notRunning) {
         LightsOut lightsOut = context.spec().getLightsOut();
-        String type = context.spec().getWorkloadType();
-        if (!lightsOut.holdsBack(type) || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
+        WorkloadType type = context.spec().workload();
+        if (!lightsOut.holdsBack(type.isHoldBack()) || !(notRunning.isNoResponse() || notRunning.isRetryable())) {
             throw notRunning;
         }
-        int port = lightsOut.sequencePortFor(type, context.spec().getHealthCheck().getHttp().getPort());
+        int port = lightsOut.sequencePortFor(type.isHoldBack(), context.spec().getHealthCheck().getHttp().getPort());
         return new SequenceEndpoint(context.http("sequence endpoint", port)).readPosition(lightsOut.getSequencePath());
     }
 

@@ -42,7 +42,7 @@ public record HookContext(ReplicaSetSpec spec, String slot, Optional<CvmInfo> cv
     }
 
     public int adminPort() {
-        return spec.getHooks().adminPortFor(spec.getWorkloadType());
+        return spec.adminPort();
     }
 
     public Optional<CvmInfo> cvmOf(String member) {

@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.hooks;
 
 import com.statefulcvm.connectors.workload.SequenceEndpoint;
 import com.statefulcvm.connectors.workload.WorkloadHttp;
+import com.statefulcvm.fleet.WorkloadType;
 import com.statefulcvm.fleet.lightsout.LightsOut;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.springframework.stereotype.Component;
@@ -26,15 +27,15 @@ public class ReleaseHeldBackWorkload extends HookStep {
     @Override
     protected Answer run(HookContext context, DelegateExecution execution) {
         LightsOut lightsOut = context.spec().getLightsOut();
-        String type = context.spec().getWorkloadType();
-        String releasePath = lightsOut.releasePathFor(type);
+        WorkloadType type = context.spec().workload();
+        String releasePath = lightsOut.releasePathFor(type.isHoldBack());
         if (releasePath == null) {
             return Answer.ready(context.slot() + ": the set's compose does not hold its workload back (lights-out.release-path)");
         }
         if (context.cvm().isEmpty()) {
             return Answer.notYet(context.slot() + " has no CVM");
         }
-        int port = lightsOut.sequencePortFor(type, context.spec().getHealthCheck().getHttp().getPort());
+        int port = lightsOut.sequencePortFor(type.isHoldBack(), context.spec().getHealthCheck().getHttp().getPort());
         // starting a workload may take longer than a health probe: the compose answers once it has begun
         WorkloadHttp http = context.http("release endpoint", port);
         new SequenceEndpoint(http.withTimeout(max(http.timeout(), RELEASE_TIMEOUT))).release(releasePath);

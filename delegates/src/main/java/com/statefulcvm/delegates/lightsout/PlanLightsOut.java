@@ -127,6 +127,7 @@ public class PlanLightsOut implements JavaDelegate {
         execution.setVariable(FOLLOWERS_NOT_JOINED, new LinkedHashMap<String, String>());
         execution.setVariable(ALLOWED_COMPOSE_HASHES, allowedComposeHashes(set));
         execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());
+        execution.setVariable(LightsOutVariables.QUORUM_RULE, spec.workload().quorumRule().toString());
         execution.setVariable(HOOK_TIMEOUT, Duration.ofSeconds(spec.getHooks().getTimeoutSeconds()).toString());
         execution.setVariable(HOOK_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HOOK_DEFAULT_RESULT, spec.getHooks().getDefaultResult().name());

@@ -67,6 +67,8 @@ public final class LightsOutVariables extends ProcedureVariables {
      * (a raft store's majority); empty for a store that serves from one member.
      */
     public static final String SEED_QUORUM_PARTNERS = "seedQuorumPartners";
+    /** The set's quorum rule at the plan ({@link com.statefulcvm.fleet.QuorumRule}: majority, all, one or a number), from its workload type. */
+    public static final String QUORUM_RULE = "quorumRule";
     /** The other slots, lowest ordinal first: they join as followers one at a time. */
     public static final String FOLLOWERS = "followers";
     /** Followers that did not join within lights-out.seed-timeout: slot to why. */

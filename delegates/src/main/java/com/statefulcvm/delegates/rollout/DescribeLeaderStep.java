@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.statefulcvm.connectors.health.InstanceUrlTemplate;
 import com.statefulcvm.connectors.phala.PhalaCloudClient;
+import com.statefulcvm.delegates.failover.PatroniSet;
 import com.statefulcvm.delegates.hooks.DecidePatroniDrain;
 import com.statefulcvm.delegates.hooks.HookContext;
 import com.statefulcvm.delegates.support.ReplicaSets;
@@ -98,7 +99,7 @@ public class DescribeLeaderStep implements TaskListener {
         boolean drains = "RESTART".equals(action) || "REPLACE".equals(action);
         StringBuilder text = new StringBuilder(leader).append(" leads the set; its action is ").append(action).append(".\n");
         if (drains) {
-            text.append("1. Drain it (drain-").append(type).append("): ").append(handOver(execution, leader, type)).append('\n')
+            text.append("1. Drain it (drain-").append(type).append("): ").append(handOver(execution, leader)).append('\n')
                     .append("2. ").append(action).append(" its CVM on the target compose.\n");
         } else {
             text.append("1. ").append(action).append(": the CVM is not taken down, leadership stays where it is.\n");
@@ -107,14 +108,18 @@ public class DescribeLeaderStep implements TaskListener {
         return text.toString();
     }
 
-    /** Where leadership goes when the leader is drained; the workload's answer now, when it has one. */
-    private String handOver(DelegateExecution execution, String leader, String type) {
-        return switch (type) {
-            case "patroni" -> patroniSwitchover(execution, leader);
-            case "etcd" -> "etcd leadership is moved to another voting member first (the drain picks one in sync).";
-            case "consul" -> "Consul leadership is transferred to another voter first.";
-            default -> "the workload's drain procedure runs first; it decides how leadership moves.";
-        };
+    /** Where leadership goes when the leader is drained: Patroni's answer now, else what the workload type says. */
+    private String handOver(DelegateExecution execution, String leader) {
+        if (PatroniSet.PATRONI.equals(execution.getVariable(WORKLOAD_TYPE))) {
+            return patroniSwitchover(execution, leader);
+        }
+        String said = null;
+        try {
+            said = replicaSets.spec((String) execution.getVariable(REPLICA_SET)).workload().getLeaderHandover();
+        } catch (RuntimeException unknown) {
+            log.debug("no workload type to describe the leader's hand-over: {}", unknown.toString());
+        }
+        return said != null && !said.isBlank() ? said : "the workload's drain procedure runs first; it decides how leadership moves.";
     }
 
     private String patroniSwitchover(DelegateExecution execution, String leader) {

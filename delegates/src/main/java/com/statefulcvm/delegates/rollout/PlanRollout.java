@@ -123,8 +123,8 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(HOOK_TIMEOUT, Duration.ofSeconds(spec.getHooks().getTimeoutSeconds()).toString());
         execution.setVariable(HOOK_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HOOK_DEFAULT_RESULT, spec.getHooks().getDefaultResult().name());
-        execution.setVariable(DRAIN_HOOK_NEEDED, spec.getHooks().drainDoesWork(spec.getWorkloadType()));
-        execution.setVariable(REJOIN_HOOK_NEEDED, spec.getHooks().rejoinDoesWork(spec.getWorkloadType()));
+        execution.setVariable(DRAIN_HOOK_NEEDED, spec.drainDoesWork());
+        execution.setVariable(REJOIN_HOOK_NEEDED, spec.rejoinDoesWork());
         execution.setVariable(HEALTH_PROBE_INTERVAL, Duration.ofSeconds(spec.getHealthCheck().getIntervalSeconds()).toString());
         execution.setVariable(PROGRESS_DEADLINE, Duration.ofSeconds(policy.getProgressDeadlineSeconds()).toString());
         execution.setVariable(BOUND_INSTANCE_IDS, boundInstanceIds);

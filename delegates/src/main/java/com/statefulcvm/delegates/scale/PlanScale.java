@@ -67,7 +67,7 @@ public class PlanScale implements JavaDelegate {
             refuse(execution, refusal.get());
             return;
         }
-        int minReplicas = spec.getScaling().minReplicasFor(spec.getWorkloadType());
+        int minReplicas = spec.minReplicas();
         ScalePlan plan = planning.plan(set, ((Number) requested).intValue());
 
         execution.setVariable(CURRENT_REPLICAS, plan.current());

@@ -81,7 +81,7 @@ public class ScalePlanning {
                 }
             });
         }
-        return ScalePlan.of(spec.getReplicas(), requested, spec.getScaling().minReplicasFor(spec.getWorkloadType()), withCvm);
+        return ScalePlan.of(spec.getReplicas(), requested, spec.minReplicas(), withCvm);
     }
 
     static Optional<String> missingProcedures(String workloadType, RepositoryService repository) {

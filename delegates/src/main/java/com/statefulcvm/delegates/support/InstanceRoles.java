@@ -13,7 +13,6 @@ import org.springframework.stereotype.Component;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,9 +27,6 @@ public class InstanceRoles {
     private static final Logger log = LoggerFactory.getLogger(InstanceRoles.class);
 
     private static final int LEADER_STATUS = 200;
-
-    /** The probe a workload type has without a {@code roleProbe} of its own; patroni's REST API on 8008. */
-    private static final Map<String, Endpoint> DEFAULTS = Map.of("patroni", new Endpoint(8008, "/leader"));
 
     private final HealthProbe probe;
     private final InstanceUrlTemplate urls;
@@ -63,13 +59,14 @@ public class InstanceRoles {
         return result.statusCode() == LEADER_STATUS ? InstanceRole.LEADER : InstanceRole.REPLICA;
     }
 
-    /** The set's own role probe when set, else its workload type's default; empty when it has neither. */
+    /** The set's own role probe when set, else its workload type's (patroni's: GET /leader on 8008); empty when neither has one. */
     private static Optional<Endpoint> endpointOf(ReplicaSetSpec spec) {
         RoleProbe own = spec.getRoleProbe();
         if (own != null && own.isSet()) {
             return Optional.of(new Endpoint(own.getPort(), own.getPath()));
         }
-        return Optional.ofNullable(spec.getWorkloadType() == null ? null : DEFAULTS.get(spec.getWorkloadType()));
+        RoleProbe type = spec.workload().getRoleProbe();
+        return type != null && type.isSet() ? Optional.of(new Endpoint(type.getPort(), type.getPath())) : Optional.empty();
     }
 
     private record Endpoint(int port, String path) {

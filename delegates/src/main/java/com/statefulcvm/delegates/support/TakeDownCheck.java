@@ -90,7 +90,7 @@ public class TakeDownCheck {
                             + (cvm.isSettled() ? "" : ", operation in progress"))
                     : SlotAvailability.up(ordinal, name));
         }
-        return DisruptionBudget.of(spec.getReplicas(), spec.getWorkloadType(), policy).judgeTakeDown(slot, others);
+        return DisruptionBudget.of(spec.getReplicas(), spec.workload().quorumRule(), policy).judgeTakeDown(slot, others);
     }
 
     /** @throws StepHeld when the budget does not allow taking {@code slot} down now */

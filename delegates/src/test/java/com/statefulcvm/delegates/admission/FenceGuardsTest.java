@@ -225,7 +225,7 @@ class FenceGuardsTest {
     /** The fence step, with the budget's answer for taking db-1 down now: room for it, or none (one of three serves). */
     private FenceInstance fenceInstance(boolean room) {
         TakeDownCheck takeDowns = mock(TakeDownCheck.class);
-        DisruptionBudget budget = DisruptionBudget.of(3, "etcd", new UpdatePolicy());
+        DisruptionBudget budget = DisruptionBudget.of(3, com.statefulcvm.fleet.QuorumRule.MAJORITY, new UpdatePolicy());
         when(takeDowns.judgeHolding(eq(spec), any(), eq("db-1"), anyString())).thenReturn(room
                 ? new DisruptionBudget.TakeDown(budget, "db-1", true, 2, 2, List.of())
                 : new DisruptionBudget.TakeDown(budget, "db-1", false, 1, 2, List.of(SlotAvailability.down(0, "db-0", "fenced"))));

@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.budget;
 
+import com.statefulcvm.fleet.QuorumRule;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.UpdatePolicy;
 
@@ -12,9 +13,9 @@ import java.util.stream.Collectors;
  * monitor before it heals, the heal start, the rollout planner (its waves never take the set below its quorum), and
  * the start of a rollout, a scale or a failover.
  * <ul>
- *   <li><b>quorum</b>: the members that must serve for the set to serve. A raft store (etcd, Consul) needs a majority
- *   of its voters; Patroni and a generic set serve with one member (Patroni's leader, any replica of a generic
- *   set).</li>
+ *   <li><b>quorum</b>: the members that must serve for the set to serve, by its workload type's rule
+ *   ({@link com.statefulcvm.fleet.WorkloadType}). A raft store (etcd, Consul) needs a majority of its voters; Patroni
+ *   and a generic set serve with one member (Patroni's leader, any replica of a generic set).</li>
  *   <li><b>tolerated</b> = members − quorum: slots that may be down while the set still serves. One slot down more
  *   is an <b>outage</b>, not a failure: the replicas left may not hold the most recent data (a raft store cannot even
  *   elect), so restarting one of them alone may seed the set from a replica that is behind. No actor acts on one slot
@@ -37,25 +38,15 @@ public final class DisruptionBudget {
     }
 
     public static DisruptionBudget of(ReplicaSetSpec spec) {
-        return of(spec.getReplicas(), spec.getWorkloadType(), spec.getUpdatePolicy());
+        return of(spec.getReplicas(), spec.workload().quorumRule(), spec.getUpdatePolicy());
     }
 
-    public static DisruptionBudget of(int members, String workloadType, UpdatePolicy policy) {
+    /** @param quorum the workload type's rule ({@link com.statefulcvm.fleet.WorkloadType}); null: one member serves */
+    public static DisruptionBudget of(int members, QuorumRule quorum, UpdatePolicy policy) {
         if (members < 0) {
             throw new IllegalArgumentException("members must not be negative (was " + members + ")");
         }
-        return new DisruptionBudget(members, quorum(workloadType, members), policy.resolvedMaxUnavailable(members));
-    }
-
-    /** The members that must serve: a majority for raft stores (etcd, consul), one for the others. */
-    public static int quorum(String workloadType, int members) {
-        if (members == 0) {
-            return 0;
-        }
-        return switch (workloadType == null ? "" : workloadType) {
-            case "etcd", "consul" -> members / 2 + 1;
-            default -> 1;
-        };
+        return new DisruptionBudget(members, (quorum == null ? QuorumRule.ONE : quorum).of(members), policy.resolvedMaxUnavailable(members));
     }
 
     public int members() {

@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.hooks;
 
+
 /**
  * How a replica set's drain and rejoin procedures ({@code drain-<workloadType>.bpmn}, {@code rejoin-<workloadType>.bpmn})
  * are run. Mutable so that Spring Boot can bind it.
@@ -8,39 +9,25 @@ public class Hooks {
 
     private int timeoutSeconds = 300;
     private HookResult defaultResult = HookResult.ABANDON;
-    /** The workload's admin API port (Patroni REST, etcd client, Consul HTTP); 0 means the workload type's default. */
+    /** The workload's admin API port (Patroni REST, etcd client, Consul HTTP); 0 means the workload type's own. */
     private int adminPort = 0;
     /** A rejoining Patroni replica must stream with at most this much lag (bytes). */
     private long maxLagBytes = 1024 * 1024;
     /** generic: an optional HTTP endpoint in the CVM, POSTed before it is stopped ({@code port} 0: none). */
     private PreStop preStop = new PreStop();
 
-    public int adminPortFor(String workloadType) {
-        if (adminPort > 0) {
-            return adminPort;
-        }
-        return switch (workloadType) {
-            case "patroni" -> 8008;
-            case "etcd" -> 2379;
-            case "consul" -> 8500;
-            default -> 0;
-        };
+    /** @param typePort the workload type's admin port ({@code ReplicaSetSpec#adminPort}) */
+    public int adminPortOr(int typePort) {
+        return adminPort > 0 ? adminPort : typePort;
     }
 
     /**
-     * Whether drain-&lt;workloadType&gt; does anything for this set: drain-generic only POSTs the pre-stop endpoint, so
-     * without one the procedures skip the call (its jobs and call activities cost about 20 to 70 ms per instance).
+     * Whether drain-&lt;workloadType&gt; does anything for this set: its type drains, or the set has a pre-stop endpoint
+     * (drain-generic only POSTs it). Otherwise the procedures skip the call (its jobs and call activities cost about
+     * 20 to 70 ms per instance).
      */
-    public boolean drainDoesWork(String workloadType) {
-        return !"generic".equals(workloadType) || preStop.isSet();
-    }
-
-    /**
-     * Whether rejoin-&lt;workloadType&gt; does anything: rejoin-generic ends at once (a generic instance has rejoined once
-     * its health gate has passed), so the procedures skip the call.
-     */
-    public boolean rejoinDoesWork(String workloadType) {
-        return !"generic".equals(workloadType);
+    public boolean drainDoesWork(boolean typeDrains) {
+        return typeDrains || preStop.isSet();
     }
 
     public int getTimeoutSeconds() { return timeoutSeconds; }

@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.lightsout;
 
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -69,27 +70,19 @@ public class LightsOut {
     }
 
     /**
-     * The release path for a set of this workload type: the explicit one; unset, the shipped hold-back agent's for
-     * Patroni and etcd (a store that elects a leader by itself must not start its workload before the seed is chosen); null when
-     * the workload is not held back.
+     * The release path for a set of a workload type that holds back or not: the explicit one; unset, the shipped
+     * hold-back agent's for a type held back by its descriptor (a store that elects a leader by itself, Patroni and etcd, must not start its
+     * workload before the seed is chosen); null when the workload is not held back.
      */
-    public String releasePathFor(String workloadType) {
+    public String releasePathFor(boolean typeHoldsBack) {
         if (releasePath == null || releasePath.isBlank()) {
-            return heldBackByDefault(workloadType) ? AGENT_RELEASE_PATH : null;
+            return typeHoldsBack ? AGENT_RELEASE_PATH : null;
         }
         return NONE.equals(releasePath) ? null : releasePath;
     }
 
-    public boolean holdsBack(String workloadType) {
-        return releasePathFor(workloadType) != null;
-    }
-
-    /**
-     * Patroni and etcd elect a leader by themselves: started at once, their members would catch up from each other
-     * before their positions are read, and the seed choice would mean nothing. The shipped agent holds both back.
-     */
-    private static boolean heldBackByDefault(String workloadType) {
-        return "patroni".equals(workloadType) || "etcd".equals(workloadType);
+    public boolean holdsBack(boolean typeHoldsBack) {
+        return releasePathFor(typeHoldsBack) != null;
     }
 
     /** The port of the generic sequence endpoint: the explicit one, else the health check's. */
@@ -99,13 +92,13 @@ public class LightsOut {
 
     /**
      * The port of the sequence and release endpoints for a set of this workload type: the explicit one; unset, the hold-back
-     * agent's when the type is held back by default and the release path is not set, else the health check's.
+     * agent's when the type is held back and the release path is not set, else the health check's.
      */
-    public int sequencePortFor(String workloadType, int healthCheckPort) {
+    public int sequencePortFor(boolean typeHoldsBack, int healthCheckPort) {
         if (sequencePort != null) {
             return sequencePort;
         }
-        return (releasePath == null || releasePath.isBlank()) && heldBackByDefault(workloadType) ? AGENT_PORT : healthCheckPort;
+        return (releasePath == null || releasePath.isBlank()) && typeHoldsBack ? AGENT_PORT : healthCheckPort;
     }
 
     public boolean isApproval() { return approval; }

@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.QuorumRule;
 import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import java.util.List;
@@ -10,12 +11,12 @@ import java.util.Set;
  * {@code targetOrdinals} empty means "every slot the policy puts in scope", otherwise exactly those slots (an explicit
  * target ignores partition and OPPORTUNISTIC). {@code approvalBetweenWaves} only shapes the blockers.
  * {@code envKeys}: the names of the variables an env rollout sets (empty: no env change); never their values, which
- * the planner cannot compare anyway (a CVM's env is only readable inside it). {@code workloadType}: the set's, for
- * its disruption budget (a raft store's quorum caps maxUnavailable); null counts as generic.
+ * the planner cannot compare anyway (a CVM's env is only readable inside it). {@code quorum}: the set's workload
+ * type's rule, for its disruption budget (a raft store's quorum caps maxUnavailable); null: one member serves.
  */
 public record PlanRequest(String replicaSet, int replicas, UpdatePolicy policy, List<InstanceSnapshot> instances,
                           String targetCompose, Set<Integer> targetOrdinals, boolean approvalBeforeRollout,
-                          boolean approvalBetweenWaves, List<String> envKeys, String workloadType) {
+                          boolean approvalBetweenWaves, List<String> envKeys, QuorumRule quorum) {
 
     public PlanRequest {
         instances = List.copyOf(instances);
@@ -44,16 +45,16 @@ public record PlanRequest(String replicaSet, int replicas, UpdatePolicy policy, 
     /** The same request with an env change of these variable names. */
     public PlanRequest withEnvKeys(List<String> keys) {
         return new PlanRequest(replicaSet, replicas, policy, instances, targetCompose, targetOrdinals, approvalBeforeRollout,
-                approvalBetweenWaves, keys, workloadType);
+                approvalBetweenWaves, keys, quorum);
     }
 
     public static PlanRequest of(ReplicaSetSpec set, UpdatePolicy policy, List<InstanceSnapshot> instances, String targetCompose) {
         return new PlanRequest(set.getName(), set.getReplicas(), policy, instances, targetCompose, Set.of(),
-                set.getApprovals().isBeforeRollout(), set.getApprovals().isBetweenInstances(), List.of(), set.getWorkloadType());
+                set.getApprovals().isBeforeRollout(), set.getApprovals().isBetweenInstances(), List.of(), set.workload().quorumRule());
     }
 
     public PlanRequest targeting(Set<Integer> ordinals) {
         return new PlanRequest(replicaSet, replicas, policy, instances, targetCompose, ordinals, approvalBeforeRollout,
-                approvalBetweenWaves, envKeys, workloadType);
+                approvalBetweenWaves, envKeys, quorum);
     }
 }

@@ -158,7 +158,7 @@ public class RolloutPlanner {
         List<Candidate> first = available.stream().filter(c -> !lastAlone.contains(c)).toList();
 
         // the set's disruption budget: a raft store's rollout never takes its quorum down, whatever maxUnavailable says
-        DisruptionBudget disruption = DisruptionBudget.of(replicas, request.workloadType(), policy);
+        DisruptionBudget disruption = DisruptionBudget.of(replicas, request.quorum(), policy);
         int maxUnavailable = disruption.disruptionsAllowed();
         int maxSurge = Math.min(policy.resolvedMaxSurge(replicas), available.size());
         int budget = maxUnavailable + maxSurge - triage.downOutside();

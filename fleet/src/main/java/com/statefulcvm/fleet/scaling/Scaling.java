@@ -22,7 +22,7 @@ public class Scaling {
     private static final List<String> PLACEHOLDERS = List.of("name", "ordinal", "set");
 
     private ScaleDownPolicy scaleDown = ScaleDownPolicy.RETAIN;
-    /** Null: the workload type's default ({@link #minReplicasFor}). */
+    /** Null: the workload type's default ({@link #minReplicasOr}). */
     private Integer minReplicas;
     /** Null: twice the fleet file's replicas, at least 10 ({@link #maxReplicasFor}). */
     private Integer maxReplicas;
@@ -33,18 +33,11 @@ public class Scaling {
 
     /**
      * The fewest replicas a set may be scaled down to without an approval: what its workload needs to keep a quorum
-     * through the loss of one member. Raft clusters (etcd, Consul) need 3 (2 of 3 still decide); Patroni needs a
-     * leader and one replica to fail over to; anything else 1.
+     * through the loss of one member, as its type declares ({@code WorkloadType#getMinReplicas}: raft clusters need 3,
+     * 2 of 3 still decide; Patroni a leader and one replica to fail over to), unless the set says otherwise.
      */
-    public int minReplicasFor(String workloadType) {
-        if (minReplicas != null) {
-            return minReplicas;
-        }
-        return switch (workloadType == null ? "" : workloadType) {
-            case "etcd", "consul" -> 3;
-            case "patroni" -> 2;
-            default -> 1;
-        };
+    public int minReplicasOr(int typeMinimum) {
+        return minReplicas != null ? minReplicas : typeMinimum;
     }
 
     /**

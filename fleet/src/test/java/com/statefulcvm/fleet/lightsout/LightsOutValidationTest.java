@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.lightsout;
 
+import com.statefulcvm.fleet.WorkloadCatalog;
 import com.statefulcvm.fleet.FleetDefinition;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -50,19 +51,19 @@ class LightsOutValidationTest {
     @Test
     void patroniIsHeldBackByDefaultThroughTheAgent() {
         LightsOut lightsOut = new LightsOut();
-        assertThat(lightsOut.releasePathFor("patroni")).isEqualTo("/release");
-        assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(9000);
-        assertThat(lightsOut.releasePathFor("etcd")).as("etcd too: its members would catch up from each other").isEqualTo("/release");
-        assertThat(lightsOut.sequencePortFor("etcd", 2379)).isEqualTo(9000);
-        assertThat(lightsOut.holdsBack("consul")).isFalse();
-        assertThat(lightsOut.sequencePortFor("generic", 8080)).isEqualTo(8080);
+        assertThat(lightsOut.releasePathFor(WorkloadCatalog.BUILT_IN.of("patroni").isHoldBack())).isEqualTo("/release");
+        assertThat(lightsOut.sequencePortFor(WorkloadCatalog.BUILT_IN.of("patroni").isHoldBack(), 8008)).isEqualTo(9000);
+        assertThat(lightsOut.releasePathFor(WorkloadCatalog.BUILT_IN.of("etcd").isHoldBack())).as("etcd too: its members would catch up from each other").isEqualTo("/release");
+        assertThat(lightsOut.sequencePortFor(WorkloadCatalog.BUILT_IN.of("etcd").isHoldBack(), 2379)).isEqualTo(9000);
+        assertThat(lightsOut.holdsBack(WorkloadCatalog.BUILT_IN.of("consul").isHoldBack())).isFalse();
+        assertThat(lightsOut.sequencePortFor(WorkloadCatalog.BUILT_IN.of("generic").isHoldBack(), 8080)).isEqualTo(8080);
         lightsOut.setReleasePath("none");
-        assertThat(lightsOut.holdsBack("patroni")).isFalse();
-        assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(8008);
+        assertThat(lightsOut.holdsBack(WorkloadCatalog.BUILT_IN.of("patroni").isHoldBack())).isFalse();
+        assertThat(lightsOut.sequencePortFor(WorkloadCatalog.BUILT_IN.of("patroni").isHoldBack(), 8008)).isEqualTo(8008);
         lightsOut.setReleasePath("/let-go");
         lightsOut.setSequencePort(9100);
-        assertThat(lightsOut.releasePathFor("generic")).isEqualTo("/let-go");
-        assertThat(lightsOut.sequencePortFor("patroni", 8008)).isEqualTo(9100);
+        assertThat(lightsOut.releasePathFor(WorkloadCatalog.BUILT_IN.of("generic").isHoldBack())).isEqualTo("/let-go");
+        assertThat(lightsOut.sequencePortFor(WorkloadCatalog.BUILT_IN.of("patroni").isHoldBack(), 8008)).isEqualTo(9100);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.rollout;
 
+import com.statefulcvm.fleet.QuorumRule;
 import com.statefulcvm.fleet.UpdateType;
 import com.statefulcvm.fleet.UpdatePolicy;
 import com.statefulcvm.fleet.UpdateAction;
@@ -90,7 +91,7 @@ class RolloutPlannerTest {
     @Test
     void aRaftStoresWavesNeverTakeItsQuorumDown() {
         RolloutPlan etcd = planner.plan(new PlanRequest("x", 3, policy(p -> p.setMaxUnavailable("2")), allOld(3), NEW, Set.of(),
-                false, false, List.of(), "etcd"));
+                false, false, List.of(), QuorumRule.MAJORITY));
         assertThat(etcd.waves()).containsExactly(List.of("x-2"), List.of("x-1"), List.of("x-0"));
         assertThat(etcd.maxUnavailable()).isEqualTo(1);
         assertThat(etcd.blockers()).contains("maxUnavailable 2 capped at 1 by the disruption budget (quorum 2 of 3, tolerates 1 down)");

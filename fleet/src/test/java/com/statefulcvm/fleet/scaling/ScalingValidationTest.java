@@ -1,5 +1,6 @@
 package com.statefulcvm.fleet.scaling;
 
+import com.statefulcvm.fleet.WorkloadCatalog;
 import com.statefulcvm.fleet.FleetDefinition;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
@@ -41,15 +42,15 @@ class ScalingValidationTest {
         assertThat(problems(set("etcd"))).isEmpty();
         Scaling scaling = set("etcd").getScaling();
         assertThat(scaling.getScaleDown()).isEqualTo(ScaleDownPolicy.RETAIN);
-        assertThat(scaling.minReplicasFor("etcd")).isEqualTo(3);
-        assertThat(scaling.minReplicasFor("consul")).isEqualTo(3);
-        assertThat(scaling.minReplicasFor("patroni")).isEqualTo(2);
-        assertThat(scaling.minReplicasFor("generic")).isEqualTo(1);
+        assertThat(scaling.minReplicasOr(WorkloadCatalog.BUILT_IN.of("etcd").getMinReplicas())).isEqualTo(3);
+        assertThat(scaling.minReplicasOr(WorkloadCatalog.BUILT_IN.of("consul").getMinReplicas())).isEqualTo(3);
+        assertThat(scaling.minReplicasOr(WorkloadCatalog.BUILT_IN.of("patroni").getMinReplicas())).isEqualTo(2);
+        assertThat(scaling.minReplicasOr(WorkloadCatalog.BUILT_IN.of("generic").getMinReplicas())).isEqualTo(1);
         assertThat(scaling.maxReplicasFor(3, 100)).isEqualTo(10);
         assertThat(scaling.maxReplicasFor(30, 100)).isEqualTo(60);
         assertThat(scaling.maxReplicasFor(80, 100)).isEqualTo(100);
         scaling.setMinReplicas(2);
-        assertThat(scaling.minReplicasFor("etcd")).isEqualTo(2);
+        assertThat(scaling.minReplicasOr(WorkloadCatalog.BUILT_IN.of("etcd").getMinReplicas())).isEqualTo(2);
     }
 
     @Test
@@ -112,6 +113,7 @@ class ScalingValidationTest {
         set.setInstanceType("tdx.large");
         set.setDiskSize(40);
         set.setEnvEncryptPublicKey("0x" + "ab".repeat(32));
+        set.useWorkload(WorkloadCatalog.BUILT_IN);
         ReplicaSetSpec copy = set.withReplicas(5);
         assertThat(copy.getReplicas()).isEqualTo(5);
         assertThat(set.getReplicas()).isEqualTo(3);

@@ -2,9 +2,7 @@ package com.statefulcvm.web.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.statefulcvm.web.adoption.FleetEntryDraft;
-import com.statefulcvm.web.config.OrchestratorProperties;
-import com.statefulcvm.web.config.ProcedureResources;
-import com.statefulcvm.web.config.WorkloadTypes;
+import com.statefulcvm.fleet.WorkloadCatalog;
 import com.statefulcvm.web.adoption.TerraformState;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -30,8 +28,8 @@ class FleetEntryController {
 
     private final Set<String> workloadTypes;
 
-    FleetEntryController(OrchestratorProperties properties, ProcedureResources procedures) {
-        this.workloadTypes = WorkloadTypes.deployedWith(properties.getWorkloadTypes(), procedures);
+    FleetEntryController(WorkloadCatalog catalog) {
+        this.workloadTypes = catalog.names();
     }
 
     @PostMapping(path = "/from-terraform", consumes = "application/json")

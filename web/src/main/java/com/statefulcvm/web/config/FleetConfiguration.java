@@ -3,6 +3,7 @@ package com.statefulcvm.web.config;
 import com.statefulcvm.delegates.support.RolloutSettings;
 import com.statefulcvm.fleet.FleetDefinition;
 import com.statefulcvm.fleet.FleetDefinitionException;
+import com.statefulcvm.fleet.WorkloadCatalog;
 import com.statefulcvm.fleet.FleetValidator;
 import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.fleet.rollout.RolloutPlanner;
@@ -53,20 +54,27 @@ public class FleetConfiguration {
      * start-up and {@code attestationPolicy} saying so in the replica set's view.
      */
     @Bean
-    public FleetValidator fleetValidator(OrchestratorProperties properties, ProcedureResources procedures, Environment environment) {
-        return new FleetValidator(WorkloadTypes.deployedWith(properties.getWorkloadTypes(), procedures),
-                properties.getBootstrap().isCreateMissingApps(), Path.of(""), environment.acceptsProfiles(Profiles.of("phala")));
+    public FleetValidator fleetValidator(OrchestratorProperties properties, WorkloadCatalog workloadTypes, Environment environment) {
+        return new FleetValidator(workloadTypes, workloadTypes.names(), properties.getBootstrap().isCreateMissingApps(),
+                Path.of(""), environment.acceptsProfiles(Profiles.of("phala")));
+    }
+
+    /** The workload types' descriptors, built in and configured ({@link WorkloadTypes}); a problem stops the start. */
+    @Bean
+    public WorkloadCatalog workloadCatalog(Environment environment, ProcedureResources procedures) {
+        return WorkloadTypes.catalog(environment, procedures);
     }
 
     /** Validated fleet with every composeFile read into dockerCompose, so nothing later touches the file system. */
     @Bean
-    public ValidatedFleet validatedFleet(FleetDefinition fleet, FleetValidator validator, Environment environment) {
+    public ValidatedFleet validatedFleet(FleetDefinition fleet, FleetValidator validator, WorkloadCatalog workloadTypes, Environment environment) {
         List<String> problems = new ArrayList<>(FleetKeys.unknown(environment, fleet));
         problems.addAll(validator.validate(fleet));
         if (!problems.isEmpty()) {
             throw new FleetDefinitionException(problems);
         }
         for (ReplicaSetSpec set : fleet.getReplicaSets()) {
+            set.useWorkload(workloadTypes);
             if (set.getApprovals().getFourEyes() == null) {
                 set.getApprovals().setFourEyes(fleet.isFourEyes());
             }

@@ -11,8 +11,6 @@ import org.springframework.validation.annotation.Validated;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 /** Deployment settings of the orchestrator itself; the fleet is bound separately ({@code orchestrator.fleet}). */
 @Validated
@@ -39,8 +37,6 @@ public class OrchestratorProperties {
     private PhalaOutage phalaOutage = new PhalaOutage();
     @Valid
     private FleetReads fleetReads = new FleetReads();
-    /** Types whose drain and rejoin procedures are deployed by other means than the classpath (see WorkloadTypes). */
-    private Set<String> workloadTypes = new LinkedHashSet<>();
     /**
      * BPMN, DMN and forms deployed at start beside the built-in ones (ProcedureResources): a file here whose process,
      * decision or form id is a built-in's takes its place. Beside the fleet file by default; absent: none.
@@ -69,8 +65,6 @@ public class OrchestratorProperties {
     public void setFleetReads(FleetReads fleetReads) { this.fleetReads = fleetReads; }
     public String getProcessesDir() { return processesDir; }
     public void setProcessesDir(String processesDir) { this.processesDir = processesDir; }
-    public Set<String> getWorkloadTypes() { return workloadTypes; }
-    public void setWorkloadTypes(Set<String> workloadTypes) { this.workloadTypes = workloadTypes; }
 
     public static class Phala {
         @NotBlank

@@ -6,9 +6,8 @@ import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.procedure.ScaleVariables;
-import com.statefulcvm.web.config.OrchestratorProperties;
+import com.statefulcvm.fleet.WorkloadCatalog;
 import com.statefulcvm.web.config.ProcedureResources;
-import com.statefulcvm.web.config.WorkloadTypes;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.FilterService;
 import org.camunda.bpm.engine.IdentityService;
@@ -48,7 +47,7 @@ import java.util.TreeSet;
  * touched. Users get a role by joining its group (Admin webapp, or the engine's REST API).
  *
  * <p>On the process definitions of our procedures (every process this application deploys, built in or from the
- * processes directory: {@link ProcedureResources}, and the drain-/rejoin- procedures of the types named in {@code orchestrator.workload-types}), every role
+ * processes directory: {@link ProcedureResources}, and the drain-/rejoin- procedures of every workload type with a descriptor, built in or in {@code orchestrator.workload-types}), every role
  * reads the definition, its instances, their history and their tasks. Operators also start {@code rollout},
  * {@code heal}, {@code failover}, {@code scale}, {@code lights-out-recovery} and {@code adopt-replica-set} (CREATE_INSTANCE, and CREATE on
  * process instances: the engine asks for both); pause, resume and abort go through our API, which checks the role and
@@ -81,15 +80,15 @@ public class RoleAuthorizations implements InitializingBean {
     private final IdentityService identity;
     private final AuthorizationService authorizations;
     private final FilterService filters;
-    private final OrchestratorProperties properties;
+    private final WorkloadCatalog workloadTypes;
     private final ProcedureResources resources;
 
-    public RoleAuthorizations(ProcessEngine engine, OrchestratorProperties properties, ProcedureResources resources) {
+    public RoleAuthorizations(ProcessEngine engine, WorkloadCatalog workloadTypes, ProcedureResources resources) {
         this.resources = resources;
         this.identity = engine.getIdentityService();
         this.authorizations = engine.getAuthorizationService();
         this.filters = engine.getFilterService();
-        this.properties = properties;
+        this.workloadTypes = workloadTypes;
     }
 
     /**
@@ -173,7 +172,7 @@ public class RoleAuthorizations implements InitializingBean {
         Set<String> keys = new TreeSet<>();
         keys.add(RolloutVariables.PROCESS_KEY);
         keys.addAll(resources.processIds());
-        for (String type : WorkloadTypes.deployedWith(properties.getWorkloadTypes(), resources)) {
+        for (String type : workloadTypes.names()) {
             keys.add("drain-" + type);
             keys.add("rejoin-" + type);
         }

@@ -21,7 +21,7 @@ class PinnedPlatformProfileTest {
         environment.setActiveProfiles(profiles);
         OrchestratorProperties properties = new OrchestratorProperties();
         FleetValidator validator = new FleetConfiguration().fleetValidator(properties,
-                ProcedureResources.read(properties.getProcessesDir()), environment);
+                com.statefulcvm.fleet.WorkloadCatalog.BUILT_IN, environment);
         ReplicaSetSpec set = new ReplicaSetSpec();
         set.setName("webdemo");
         set.setAppId("ab".repeat(20));

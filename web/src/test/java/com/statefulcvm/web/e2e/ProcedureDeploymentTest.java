@@ -30,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -123,9 +124,10 @@ class ProcedureDeploymentTest {
     @Test
     @Order(2)
     void aWorkloadTypeDroppedIntoTheDirectoryWorksWithoutARebuild() throws Exception {
-        // the fleet names "redis": the application started, so the type was known; now a rollout drains and rejoins through it
+        // the fleet names "redis": the application started, so the type was known; now a rollout drains and rejoins through
+        // it, one instance at a time: its descriptor's majority quorum caps the policy's max-unavailable 2 (quorum one would not)
         await().atMost(Duration.ofSeconds(60)).until(() -> http.withBasicAuth("admin", "admin")
-                .getForObject("/api/replica-sets/cache", String.class).split("\"running\"").length - 1 >= 2);
+                .getForObject("/api/replica-sets/cache", String.class).split("\"running\"").length - 1 >= 3);
         HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_JSON);
         ResponseEntity<String> started = http.withBasicAuth("admin", "admin").postForEntity("/api/replica-sets/cache/rollouts",
@@ -135,8 +137,12 @@ class ProcedureDeploymentTest {
         await().atMost(Duration.ofMinutes(3)).until(() -> history.createHistoricProcessInstanceQuery().processInstanceId(pid).finished().count() == 1);
         assertThat(history.createHistoricProcessInstanceQuery().processInstanceId(pid).singleResult().getEndActivityId())
                 .isEqualTo("EndEvent_RolloutCompleted");
-        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("drain-redis").finished().count()).isEqualTo(2);
-        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("rejoin-redis").finished().count()).isEqualTo(2);
+        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("drain-redis").finished().count()).isEqualTo(3);
+        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("rejoin-redis").finished().count()).isEqualTo(3);
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("waves").singleResult().getValue())
+                .as("one instance per wave: the budget kept the majority").isEqualTo(List.of(List.of("cache-2"), List.of("cache-1"), List.of("cache-0")));
+        assertThat(http.withBasicAuth("admin", "admin").getForObject("/api/replica-sets/cache", String.class))
+                .contains("quorum 2 of 3, tolerates 1 down");
     }
 
     @Test
