@@ -235,6 +235,27 @@ class LightsOutProcessTest {
         assertThat(runtimeService().createProcessInstanceQuery().count()).isZero();
     }
 
+    /**
+     * Every replica reports an empty state: the recovery is refused in Tasklist even without lights-out.approval, and
+     * approving it needs a reason; nothing is seeded before.
+     */
+    @Test
+    void aRecoveryOfEmptyReplicasIsRefusedUnlessAnApproverOverridesItWithAReason() {
+        numbers.putAll(Map.of("kv-0", 0L, "kv-1", 0L, "kv-2", 0L));
+        ProcessInstance pi = recover();
+        Task task = onlyTask();
+        assertThat(task).as("the set's approval is off, yet an approver decides").isNotNull();
+        assertThat(task.getDescription()).startsWith("REFUSED: every replica reports an empty state (sequence 0): seeding kv-0"
+                + " would start kv from no data.");
+        assertThat(steps).noneMatch(s -> s.startsWith("attest:") || s.startsWith("release:"));
+        assertThatThrownBy(() -> taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-0")))
+                .hasMessageContaining("every replica reports an empty state: approving starts the set from no data");
+        taskService().complete(task.getId(), Map.of("approved", true, "seed", "kv-0", "comment", "a new, empty cluster on purpose"));
+        jobs.drive(80);
+        DueJobs.that(pi).isEnded().hasPassed("UserTask_ApproveSeed", "SubProcess_Seed");
+        assertThat(steps).contains("attest:kv-0=i-0", "release:kv-0", "outcome:recovered");
+    }
+
     @Test
     void aReplicaThatCannotAnswerIsReportedNotGuessedAndTheOperatorDecides() {
         numbers.put("kv-1", "answered 'n/a', not a non-negative integer");

@@ -19,7 +19,8 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
  * "Choose the seed": the replica with the most recent data ({@link SequenceNumbers}: the largest (generation, number),
  * Patroni's (timeline, LSN)); a fenced slot the recovery left alone is listed and never chosen. An operator decides in
  * Tasklist when the set's lights-out.approval says so, when a replica did not answer (its data may be the most recent:
- * only a person can say whether to wait for it), or when none answered (there is nothing to choose from).
+ * only a person can say whether to wait for it), when none answered (there is nothing to choose from), or when every
+ * replica reported an empty state: that recovery is refused unless the approver overrides it with a reason.
  */
 @Component("chooseLightsOutSeed")
 public class ChooseLightsOutSeed implements JavaDelegate {
@@ -28,14 +29,19 @@ public class ChooseLightsOutSeed implements JavaDelegate {
     public void execute(DelegateExecution execution) {
         SequenceNumbers numbers = numbers(execution);
         String seed = numbers.seed().orElse(null);
-        boolean decide = Boolean.TRUE.equals(execution.getVariable(APPROVAL_REQUIRED)) || !numbers.unanswered().isEmpty() || seed == null;
+        String empty = numbers.everyReplicaEmpty() ? "REFUSED: every replica reports an empty state (sequence 0): seeding "
+                + seed + " would start " + execution.getVariable(REPLICA_SET) + " from no data. Approve only to start it empty on"
+                + " purpose, and say why in the comment; otherwise reject and restore a replica's data first." : null;
+        boolean decide = Boolean.TRUE.equals(execution.getVariable(APPROVAL_REQUIRED)) || !numbers.unanswered().isEmpty() || seed == null
+                || empty != null;
         execution.setVariable(CHOSEN_SEED, seed);
         execution.setVariable(SEED, seed);
         execution.setVariable(SEED_OVERRIDDEN, false);
         execution.setVariable(FOLLOWERS, seed == null ? new ArrayList<String>() : new ArrayList<>(numbers.followersOf(seed)));
         execution.setVariable(NEEDS_DECISION, decide);
-        execution.setVariable(SEQUENCE_REPORT, numbers.report());
-        execution.setVariable(STAGE, (seed == null ? "no replica answered its sequence number" : "seed: " + seed)
+        execution.setVariable(EMPTY_STATE, empty);
+        execution.setVariable(SEQUENCE_REPORT, (empty == null ? "" : empty + "\n") + numbers.report());
+        execution.setVariable(STAGE, (empty != null ? "every replica reports an empty state" : seed == null ? "no replica answered its sequence number" : "seed: " + seed)
                 + (decide ? "; waiting for an operator's decision" : "") + "\n" + numbers.report());
     }
 

@@ -1,5 +1,6 @@
 package com.statefulcvm.delegates.lightsout;
 
+import com.statefulcvm.delegates.procedure.RolloutVariables;
 import com.statefulcvm.delegates.rollout.RequireApprovalDecision;
 import com.statefulcvm.delegates.rollout.TaskDecisionRefused;
 import com.statefulcvm.delegates.rollout.TaskDecisions;
@@ -38,12 +39,18 @@ public class RequireLightsOutSeed implements TaskListener {
             throw TaskDecisionRefused.because(task, SEED, "seed " + slot.strip() + " is " + numbers.fenced().get(slot.strip())
                     + ": the recovery did not start it; readmit it, or start a recovery with readmitFenced");
         }
+        Object empty = task.getVariable(EMPTY_STATE);
+        Object comment = task.getVariable(RolloutVariables.COMMENT);
+        if (empty != null && (!(comment instanceof String why) || why.isBlank())) {
+            throw TaskDecisionRefused.because(task, RolloutVariables.COMMENT, "every replica reports an empty state: approving"
+                    + " starts the set from no data, an override that needs its reason in the comment");
+        }
         String chosen = slot.strip();
         boolean overridden = !chosen.equals(task.getVariable(CHOSEN_SEED));
         task.getExecution().setVariable(SEED, chosen);
         task.getExecution().setVariable(SEED_OVERRIDDEN, overridden);
         task.getExecution().setVariable(FOLLOWERS, new ArrayList<>(numbers.followersOf(chosen)));
-        TaskDecisions.record(task, overridden ? "approved with seed " + chosen + " instead of " + task.getVariable(CHOSEN_SEED)
-                : "approved seed " + chosen);
+        String decided = overridden ? "approved with seed " + chosen + " instead of " + task.getVariable(CHOSEN_SEED) : "approved seed " + chosen;
+        TaskDecisions.record(task, empty != null ? decided + ", overriding the refusal of an empty recovery" : decided);
     }
 }

@@ -59,7 +59,12 @@ public final class LightsOutVariables extends ProcedureVariables {
     public static final String CHOSEN_SEED = "chosenSeed";
     /** The replica that is seeded: the chosen one, or the operator's choice. */
     public static final String SEED = "seed";
-    /** The operator must decide: approval is on, a replica did not answer, or none did. */
+    /**
+     * Why the recovery is refused unless an approver overrides it with a reason (the form's comment): every replica
+     * reported an empty state; null otherwise.
+     */
+    public static final String EMPTY_STATE = "emptyStateRefusal";
+    /** The operator must decide: approval is on, a replica did not answer, none did, or all reported an empty state. */
     public static final String NEEDS_DECISION = "seedDecisionNeeded";
     public static final String SEED_OVERRIDDEN = "seedOverridden";
     /**

@@ -87,6 +87,17 @@ public record SequenceNumbers(List<String> slots, Map<String, Long> answered, Ma
         return followers;
     }
 
+    /**
+     * Whether every replica that may seed answered and answered an empty state (position 0, generation 0): seeding one
+     * would start the set from no data, as after a wipe or a compose that lost its volume. mariadb-operator refuses
+     * such a bootstrap too; here only an approver's override with a reason goes on.
+     */
+    public boolean everyReplicaEmpty() {
+        List<String> seedable = slots.stream().filter(s -> !fenced.containsKey(s)).toList();
+        return !seedable.isEmpty() && seedable.stream().allMatch(s -> answered.containsKey(s)
+                && answered.get(s) <= 0 && generations.getOrDefault(s, 0L) <= 0);
+    }
+
     /** One line per replica, in slot order, as the operator's form and the procedure's outcome show them. */
     public String report() {
         return report("the seed");

@@ -71,4 +71,13 @@ class SequenceNumbersTest {
         assertThat(new SequenceNumbers(SLOTS, Map.of("kv-0", 3L), Map.of(), Map.of("kv-1", "x", "kv-2", "y"))
                 .quorumPartnersOf("kv-0", 2)).as("only replicas that answered").isEmpty();
     }
+
+    @Test
+    void everyReplicaEmptyOnlyWhenAllThatMaySeedAnsweredZero() {
+        assertThat(new SequenceNumbers(SLOTS, Map.of("kv-0", 0L, "kv-1", 0L, "kv-2", 0L), Map.of(), Map.of()).everyReplicaEmpty()).isTrue();
+        assertThat(new SequenceNumbers(SLOTS, Map.of("kv-0", 0L, "kv-1", 1L, "kv-2", 0L), Map.of(), Map.of()).everyReplicaEmpty()).isFalse();
+        assertThat(new SequenceNumbers(SLOTS, Map.of("kv-0", 0L, "kv-1", 0L), Map.of(), Map.of("kv-2", "no answer")).everyReplicaEmpty())
+                .as("one did not answer: its data may be there").isFalse();
+        assertThat(new SequenceNumbers(SLOTS, Map.of(), Map.of(), Map.of()).everyReplicaEmpty()).as("none answered: another refusal").isFalse();
+    }
 }
