@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # The hold-back agent: a small entrypoint for a compose that must not start its workload on its own after a lights-out
 # (every replica down at once). It starts with the CVM, but runs the workload (the command after "--") only when:
-#   - the orchestrator releases it: POST <release-path> (lights-out-recovery.bpmn: the seed first, then each follower), or
+#   - the orchestrator releases it: POST <release-path> (lights-out-recovery.bpmn: the seed first, then each follower;
+#     its JSON body says which, and the members already serving: HOLDBACK_ROLE, HOLDBACK_SEED, HOLDBACK_PRIMARIES in
+#     the workload's environment), or
 #   - there is nothing to protect: the data directory holds no data yet (a new member, the first boot), or
 #   - with --patronictl-config: a Patroni leader already runs, its PostgreSQL accepting connections (this member
 #     restarted alone, the set is not down: it joins that leader as a replica, as it would have without the agent), or
@@ -182,13 +184,24 @@ class Agent:
             with open(self.args.events, "a", encoding="utf-8") as f:
                 f.write(line + "\n")
 
-    def release(self, how):
+    def release(self, how, order=None):
+        """order: what the recovery's POST said this member is ({"role": "seed"|"follower", "seed", "primaries"}),
+        handed to the workload as HOLDBACK_ROLE, HOLDBACK_SEED and HOLDBACK_PRIMARIES (comma-separated): a Galera
+        follower's wsrep_cluster_address, an etcd member's initial cluster. None: released without one."""
         with self.lock:
             if self.released.is_set():
                 return False
             self.released.set()
+            env = dict(os.environ)
+            if order:
+                env["HOLDBACK_ROLE"] = str(order.get("role", ""))
+                env["HOLDBACK_SEED"] = str(order.get("seed", ""))
+                env["HOLDBACK_PRIMARIES"] = ",".join(str(p) for p in order.get("primaries") or [])
+                role = order.get("role")
+                how += " as the seed" if role == "seed" else \
+                    f" as a follower of {order.get('seed')}, joining {env['HOLDBACK_PRIMARIES'] or 'none'}"
             self.event(f"released: {how}")
-            self.child = subprocess.Popen(self.command)
+            self.child = subprocess.Popen(self.command, env=env)
             return True
 
     def has_data(self):
@@ -270,7 +283,16 @@ def handler_for(agent):
         def do_POST(self):
             if self.path.split("?")[0] != agent.args.release_path:
                 return self.answer(404, json.dumps({"error": "unknown path"}))
-            agent.release(f"POST {agent.args.release_path} from {self.client_address[0]}")
+            order = None
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > 0:
+                try:
+                    order = json.loads(self.rfile.read(length))
+                except ValueError:
+                    return self.answer(400, json.dumps({"error": "the release's body is not JSON"}))
+                if not isinstance(order, dict) or order.get("role") not in ("seed", "follower"):
+                    return self.answer(400, json.dumps({"error": "the release's role must be seed or follower"}))
+            agent.release(f"POST {agent.args.release_path} from {self.client_address[0]}", order)
             self.answer(202, json.dumps({"released": True}))
 
         def log_message(self, fmt, *args):

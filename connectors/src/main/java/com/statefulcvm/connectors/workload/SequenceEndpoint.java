@@ -78,7 +78,12 @@ public final class SequenceEndpoint {
      * @throws WorkloadApiException when nothing answered or the status was not 2xx
      */
     public void release(String path) {
-        http.expect(http.call("POST", path, null, null, true), 200, 201, 202, 204);
+        release(path, null);
+    }
+
+    /** @param order a JSON body telling the member its role (null: none); a compose that ignores it is released all the same */
+    public void release(String path, Object order) {
+        http.expect(http.call("POST", path, null, order, true), 200, 201, 202, 204);
     }
 
     private static String abbreviate(String text) {
