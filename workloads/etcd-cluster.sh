@@ -12,6 +12,9 @@
 #        (config/compose/holdback-agent.py --store etcd) as a compose would: etcd runs only once released (POST /release on
 #        the member's holdPort), when another member reports a healthy cluster, or when it has no data; until then
 #        GET /sequence on holdPort answers its raft log's last (term, index). Releases go to <dir>/<name>/holdback.events
+#   etcd-cluster.sh member-wipe  <dir> <name>              its disk is gone (a deleted CVM): stops it, moves its data
+#        aside (<dir>/<name>/data.lost-<pid>) and from now on starts it as a prepared member: empty, joining the live
+#        cluster only if that lists it as added (a new member), else with its old config, as a new CVM would
 #   etcd-cluster.sh prepare <dir> <name>                   a further member, not started: ports and a directory only.
 #        Add it to the cluster first (POST /v3/cluster/member/add with its peerURL, as a learner or a voter); its
 #        member-start then writes a config with initial-cluster-state existing and the live membership, and starts it
@@ -32,7 +35,7 @@ PYTHON=${PYTHON:-python3}
 HOLDBACK_AGENT=${HOLDBACK_AGENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../config/compose" && pwd)/holdback-agent.py}
 
 usage() {
-  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -279,6 +282,19 @@ cmd_member_start_held() {
   echo
 }
 
+cmd_member_wipe() {
+  local name=$1 dir
+  load_member "$name"
+  dir=$(member_dir "$name")
+  [ "$(member_pid "$name")" = 0 ] || halt "$name" TERM
+  if [ -d "$dir/data" ]; then
+    rm -rf "$dir/data.lost-$$"
+    mv "$dir/data" "$dir/data.lost-$$"
+    note "$name's disk is gone: its data moved to $dir/data.lost-$$"
+  fi
+  grep -q '^JOINS=1$' "$dir/member.env" || echo 'JOINS=1' >>"$dir/member.env"
+}
+
 cmd_member_start() {
   local name=$1
   load_member "$name"
@@ -302,5 +318,6 @@ case "$command" in
   prepare) [ $# -eq 1 ] || usage; cmd_prepare "$1" ;;
   member-stop) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" TERM ;;
   member-kill) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" KILL ;;
+  member-wipe) [ $# -eq 1 ] || usage; cmd_member_wipe "$1" ;;
   *) usage ;;
 esac

@@ -75,6 +75,11 @@ public class ReplicaSetSpec {
         return workload().runs(WorkloadHook.REJOIN);
     }
 
+    /** Whether replacing an instance removes its old member and adds the new CVM as a new one (leave, add, join). */
+    public boolean replacementIsNewMember() {
+        return workload().isReplacementIsNewMember();
+    }
+
     /** The fewest replicas a scale may leave without an approval: the set's scaling.minReplicas, else its type's. */
     public int minReplicas() {
         return scaling.minReplicasOr(workload().getMinReplicas());

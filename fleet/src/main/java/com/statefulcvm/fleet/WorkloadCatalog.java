@@ -17,9 +17,9 @@ public final class WorkloadCatalog {
 
     /** etcd, Consul, Patroni and generic, as the shipped diagrams and the hold-back agent expect them. */
     public static final WorkloadCatalog BUILT_IN = new WorkloadCatalog(List.of(
-            WorkloadType.of("etcd", QuorumRule.MAJORITY, 3, 2379, true, EnumSet.allOf(WorkloadHook.class),
+            WorkloadType.of("etcd", QuorumRule.MAJORITY, 3, 2379, true, EnumSet.allOf(WorkloadHook.class), true,
                     "etcd leadership is moved to another voting member first (the drain picks one in sync)."),
-            WorkloadType.of("consul", QuorumRule.MAJORITY, 3, 8500, false, EnumSet.allOf(WorkloadHook.class),
+            WorkloadType.of("consul", QuorumRule.MAJORITY, 3, 8500, false, EnumSet.allOf(WorkloadHook.class), true,
                     "Consul leadership is transferred to another voter first."),
             WorkloadType.of("patroni", QuorumRule.ONE, 2, 8008, true, EnumSet.allOf(WorkloadHook.class),
                     "drain-patroni switches over to the healthy replica with the least lag.").withRoleProbe(8008, "/leader"),

@@ -26,6 +26,14 @@ public class WorkloadType {
     /** Whether its members are held back at boot (the shipped hold-back agent) so that a lights-out recovery seeds one first. */
     private boolean holdBack = false;
     private Set<WorkloadHook> hooks = EnumSet.of(WorkloadHook.DRAIN, WorkloadHook.REJOIN);
+    /**
+     * Whether a replacement (a new CVM: an empty disk, a new instance_id) is a new member of the workload: the old
+     * member is removed (leave-&lt;type&gt;), the new one registered before its CVM starts (add-&lt;type&gt;) and made a
+     * full member after its health gate (join-&lt;type&gt;), as etcd needs (a new, empty member can never join under the
+     * old member's ID) and Consul does (the old server leaves the raft peers). A type that says so needs those three
+     * diagrams.
+     */
+    private boolean replacementIsNewMember = false;
     /** What happens to leadership when its leader is drained, in the rollout's leader step; unset: the drain decides. */
     private String leaderHandover;
 
@@ -35,6 +43,11 @@ public class WorkloadType {
     /** A descriptor in code, for the built-in types. */
     static WorkloadType of(String name, QuorumRule quorum, int minReplicas, int adminPort, boolean holdBack,
                            Set<WorkloadHook> hooks, String leaderHandover) {
+        return of(name, quorum, minReplicas, adminPort, holdBack, hooks, false, leaderHandover);
+    }
+
+    static WorkloadType of(String name, QuorumRule quorum, int minReplicas, int adminPort, boolean holdBack,
+                           Set<WorkloadHook> hooks, boolean replacementIsNewMember, String leaderHandover) {
         WorkloadType type = new WorkloadType();
         type.name = name;
         type.quorum = quorum.toString();
@@ -43,6 +56,7 @@ public class WorkloadType {
         type.holdBack = holdBack;
         type.hooks = hooks.isEmpty() ? EnumSet.noneOf(WorkloadHook.class) : EnumSet.copyOf(hooks);
         type.leaderHandover = leaderHandover;
+        type.replacementIsNewMember = replacementIsNewMember;
         return type;
     }
 
@@ -98,6 +112,7 @@ public class WorkloadType {
         List<String> hookNames = hooks == null ? List.of() : hooks.stream().map(h -> h.name().toLowerCase()).sorted().toList();
         return "quorum " + quorum + ", at least " + minReplicas + " replica" + (minReplicas == 1 ? "" : "s")
                 + (holdBack ? ", held back until released" : "")
+                + (replacementIsNewMember ? ", a replacement leaves and adds" : "")
                 + (hookNames.isEmpty() ? ", no drain or rejoin" : ", runs " + String.join(" and ", hookNames));
     }
 
@@ -115,6 +130,8 @@ public class WorkloadType {
     public void setHoldBack(boolean holdBack) { this.holdBack = holdBack; }
     public Set<WorkloadHook> getHooks() { return hooks; }
     public void setHooks(Set<WorkloadHook> hooks) { this.hooks = hooks; }
+    public boolean isReplacementIsNewMember() { return replacementIsNewMember; }
+    public void setReplacementIsNewMember(boolean replacementIsNewMember) { this.replacementIsNewMember = replacementIsNewMember; }
     public String getLeaderHandover() { return leaderHandover; }
     public void setLeaderHandover(String leaderHandover) { this.leaderHandover = leaderHandover; }
 }

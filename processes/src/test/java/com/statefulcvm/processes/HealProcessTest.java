@@ -38,7 +38,8 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
  * instance; and the drain and rejoin hooks around it, through run-hook.bpmn.
  */
 @Deployment(resources = {"processes/heal.bpmn", "processes/attest-instance.bpmn", "processes/run-hook.bpmn",
-        "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-heal.form",
+        "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn", "processes/leave-etcd.bpmn",
+        "processes/add-etcd.bpmn", "processes/join-etcd.bpmn", "processes/rejoin-etcd.bpmn", "processes/approve-heal.form",
         "processes/heal-handover.form", "processes/hook-failed.form"})
 class HealProcessTest {
 
@@ -62,6 +63,8 @@ class HealProcessTest {
     private int checks = 0;
     /** The CVM is not yet running at the first poll. */
     private boolean cvmSlow = false;
+    /** An etcd set: its replacement is a new member (leave, add, join around it). */
+    private boolean newMember = false;
 
     /** Every step, in order: "prepare", "drain", "restart", "await:RESTART", "attest:i-old", "probe:RESTART", ... */
     private final List<String> steps = new ArrayList<>();
@@ -86,7 +89,8 @@ class HealProcessTest {
             ex.setVariable("cvmPollInterval", "PT1S");
             ex.setVariable("healthProbeInterval", "PT1S");
             ex.setVariable("healDeadline", "PT60S");
-            ex.setVariable("workloadType", "generic");
+            ex.setVariable("workloadType", newMember ? "etcd" : "generic");
+            ex.setVariable("replacementIsNewMember", newMember);
             ex.setVariable("hookTimeout", "PT30S");
             ex.setVariable("hookPollInterval", "PT1S");
             ex.setVariable("hookDefaultResult", "ABANDON");
@@ -95,6 +99,13 @@ class HealProcessTest {
             ex.setVariable("stage", "prepared");
         });
         Mocks.register("callPreStopEndpoint", (JavaDelegate) ex -> steps.add("drain"));
+        for (String step : List.of("removeEtcdMember", "addEtcdLearner", "promoteEtcdLearner", "checkEtcdMemberCaughtUp")) {
+            Mocks.register(step, (JavaDelegate) ex -> {
+                steps.add(step);
+                ex.setVariable("hookReady", true);
+                ex.setVariable("stage", step + " done");
+            });
+        }
         Mocks.register("restartCvm", (JavaDelegate) ex -> {
             steps.add("restart");
             if (cvmGoneOnRestart) {
@@ -244,6 +255,30 @@ class HealProcessTest {
         that(pi).isEnded().hasPassed("EndEvent_Replaced").hasNotPassed("SubProcess_Restart", "CallActivity_DrainInstance");
         assertThat(steps).containsExactly("prepare", "check", "apply:REPLACE", "await:REPLACE@services: {db: 1}", "attest:null",
                 "probe:REPLACE", "record:replaced");
+    }
+
+    @Test
+    void aReplacementThatIsANewMemberRemovesTheOldOneAddsTheNewOneBeforeItsCvmAndPromotesItAfterItsHealthGate() {
+        onDataLoss = "REPLACE";
+        approval = "NONE";
+        cvmPresent = false;
+        newMember = true;
+        ProcessInstance pi = heal();
+        that(pi).isEnded().hasPassed("CallActivity_RemoveOldMember", "CallActivity_AddNewMember", "CallActivity_JoinNewMember",
+                "EndEvent_Replaced");
+        assertThat(steps).containsExactly("prepare", "check", "removeEtcdMember", "addEtcdLearner", "apply:REPLACE",
+                "await:REPLACE@services: {db: 1}", "attest:null", "probe:REPLACE", "promoteEtcdLearner",
+                "checkEtcdMemberCaughtUp", "checkEtcdMemberCaughtUp", "record:replaced");
+    }
+
+    @Test
+    void aReplacementOfATypeWhoseMembersAreNotTrackedRunsNoLeaveAddOrJoin() {
+        onDataLoss = "REPLACE";
+        approval = "NONE";
+        cvmPresent = false;
+        ProcessInstance pi = heal();
+        that(pi).isEnded().hasPassed("EndEvent_Replaced").hasNotPassed("CallActivity_RemoveOldMember",
+                "CallActivity_AddNewMember", "CallActivity_JoinNewMember");
     }
 
     @Test

@@ -42,7 +42,8 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.withVar
  * surge instances created first and removed on every way out, a refused plan, and rollback on failure.
  */
 @Deployment(resources = {"processes/rollout.bpmn", "processes/attest-instance.bpmn", "processes/run-hook.bpmn",
-        "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn", "processes/approve-rollout.form",
+        "processes/drain-generic.bpmn", "processes/rejoin-generic.bpmn", "processes/leave-generic.bpmn",
+        "processes/add-generic.bpmn", "processes/join-generic.bpmn", "processes/approve-rollout.form",
         "processes/approve-next-instance.form", "processes/rollout-halted.form", "processes/hook-failed.form",
         "processes/approve-leader.form", "processes/register-compose-hash.form"})
 class RolloutProcessTest {
@@ -62,6 +63,9 @@ class RolloutProcessTest {
     /** What the stand-in planner says of the set's hooks; null: it says nothing (the diagram then runs both). */
     private Boolean drainHookNeeded = null;
     private Boolean rejoinHookNeeded = null;
+    /** Slots the plan replaces (the others it restarts). */
+    private Set<String> replaced = Set.of();
+    private Boolean replacementIsNewMember = null;
     /** Every probe and attestation, in order: "probe slot" / "attest slot". */
     private final List<String> checks = new ArrayList<>();
     /** "slot" for every pre-stop call (the generic drain), in order. */
@@ -91,7 +95,7 @@ class RolloutProcessTest {
             }
             waves.forEach(w -> planned.add(new ArrayList<>(w)));
             Map<String, String> actions = new HashMap<>();
-            waves.forEach(w -> w.forEach(s -> actions.put(s, "RESTART")));
+            waves.forEach(w -> w.forEach(s -> actions.put(s, replaced.contains(s) ? "REPLACE" : "RESTART")));
             if (!rollback) {
                 surge.forEach(s -> actions.put(s, "ADD_SURGE"));
             }
@@ -122,6 +126,9 @@ class RolloutProcessTest {
             }
             if (rejoinHookNeeded != null) {
                 ex.setVariable("rejoinHookNeeded", rejoinHookNeeded);
+            }
+            if (replacementIsNewMember != null) {
+                ex.setVariable("replacementIsNewMember", replacementIsNewMember);
             }
             ex.setVariable("healthProbeInterval", "PT1S");
             ex.setVariable("progressDeadline", "PT60S");
@@ -680,6 +687,57 @@ class RolloutProcessTest {
         runWave();
         assertThat(withHooks).isEnded().hasPassed("EndEvent_RolloutCompleted", "CallActivity_DrainInstance", "CallActivity_RejoinInstance");
         that(drained).containsExactly("webdemo-2", "webdemo-1", "webdemo-0");
+    }
+
+    @Test
+    void aReplacementThatIsANewMemberLeavesAndAddsBeforeItsCvmIsReplacedAndJoinsAfterItsHealthGate() {
+        replaced = Set.of("webdemo-1");
+        replacementIsNewMember = true;
+        ProcessInstance pi = startApproved();
+        for (int round = 0; round < 40 && !isEnded(pi); round++) {
+            managementService().createJobQuery().executable().list().forEach(j -> managementService().executeJob(j.getId()));
+        }
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted", "CallActivity_RemoveOldMember",
+                "CallActivity_AddNewMember", "CallActivity_JoinNewMember");
+        // the hooks each slot ran, in order: only the replaced one leaves, is added and joins
+        that(hooksRun("webdemo-1")).containsExactly("drain", "leave", "add", "join", "rejoin");
+        that(hooksRun("webdemo-2")).containsExactly("drain", "rejoin");
+        that(hooksRun("webdemo-0")).containsExactly("drain", "rejoin");
+    }
+
+    @Test
+    void aReplacementOfATypeWhoseReplacementIsTheSameMemberRunsNoLeaveAddOrJoin() {
+        replaced = Set.of("webdemo-1");
+        ProcessInstance pi = startApproved();
+        for (int round = 0; round < 40 && !isEnded(pi); round++) {
+            managementService().createJobQuery().executable().list().forEach(j -> managementService().executeJob(j.getId()));
+        }
+        assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted").hasNotPassed("CallActivity_RemoveOldMember",
+                "CallActivity_AddNewMember", "CallActivity_JoinNewMember");
+        that(hooksRun("webdemo-1")).containsExactly("drain", "rejoin");
+    }
+
+    private boolean isEnded(ProcessInstance pi) {
+        return runtimeService().createProcessInstanceQuery().processInstanceId(pi.getId()).count() == 0;
+    }
+
+    /** The hooks run-hook.bpmn ran for the slot, in the order they started. */
+    private List<String> hooksRun(String slot) {
+        org.camunda.bpm.engine.HistoryService history = extension.getProcessEngine().getHistoryService();
+        List<String> hooks = new ArrayList<>();
+        // by start, then by id (the engine's ids grow; two runs may start in the same millisecond)
+        history.createHistoricProcessInstanceQuery().processDefinitionKey("run-hook").list().stream()
+                .sorted(java.util.Comparator.comparing(org.camunda.bpm.engine.history.HistoricProcessInstance::getStartTime)
+                        .thenComparing(run -> Long.parseLong(run.getId())))
+                .forEach(run -> {
+                    Map<String, Object> vars = new HashMap<>();
+                    history.createHistoricVariableInstanceQuery().processInstanceId(run.getId()).list()
+                            .forEach(v -> vars.put(v.getName(), v.getValue()));
+                    if (slot.equals(vars.get("slot"))) {
+                        hooks.add(String.valueOf(vars.get("hook")));
+                    }
+                });
+        return hooks;
     }
 
     @Test

@@ -152,6 +152,8 @@ public class SimulatorProperties implements Validator {
         private String stop;
         /** Run when the CVM crashes (admin crash); {@link #stop} when unset. */
         private String kill;
+        /** Run when the CVM is deleted, after {@link #stop}: its disk is gone (nothing is run when unset). */
+        private String delete;
         /** CVM port to local port on 127.0.0.1. */
         private Map<Integer, Integer> ports = new LinkedHashMap<>();
         private Path workingDirectory;
@@ -181,6 +183,14 @@ public class SimulatorProperties implements Validator {
 
         public void setKill(String kill) {
             this.kill = kill;
+        }
+
+        public String getDelete() {
+            return delete;
+        }
+
+        public void setDelete(String delete) {
+            this.delete = delete;
         }
 
         public Map<Integer, Integer> getPorts() {

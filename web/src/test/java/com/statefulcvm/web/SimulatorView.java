@@ -57,6 +57,15 @@ public final class SimulatorView {
         lifecycle(name, "start");
     }
 
+    /** Deletes the CVM through the simulator's Phala API ({@code DELETE /cvms/{name}}): its disk goes with it. */
+    public void delete(String name) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set("X-API-Key", "test-key");
+        ResponseEntity<String> response = http.exchange("/simulator/api/v1/cvms/" + name, HttpMethod.DELETE,
+                new HttpEntity<>(headers), String.class);
+        assertThat(response.getStatusCode().is2xxSuccessful()).as("delete " + name + ": " + response.getBody()).isTrue();
+    }
+
     private void lifecycle(String name, String action) {
         HttpHeaders headers = new HttpHeaders();
         headers.set("X-API-Key", "test-key");

@@ -113,7 +113,8 @@ public final class EtcdClusterFixture implements AutoCloseable {
 
     /**
      * {@code simulator.backends.<cvm>.*} for a CVM named as each member: start/stop/kill run the script's
-     * member-start/member-stop/member-kill, and the CVM's port 2379 reaches the member's client port.
+     * member-start/member-stop/member-kill, a delete member-wipe (the disk goes with the CVM), and the CVM's port
+     * 2379 reaches the member's client port.
      */
     public Map<String, String> backendProperties() {
         Map<String, String> properties = new LinkedHashMap<>();
@@ -124,6 +125,8 @@ public final class EtcdClusterFixture implements AutoCloseable {
             properties.put(prefix + "stop", WorkloadScripts.commandLine(SCRIPT, "member-stop", dir.toString(),
                     member.name()));
             properties.put(prefix + "kill", WorkloadScripts.commandLine(SCRIPT, "member-kill", dir.toString(),
+                    member.name()));
+            properties.put(prefix + "delete", WorkloadScripts.commandLine(SCRIPT, "member-wipe", dir.toString(),
                     member.name()));
             properties.put(prefix + "ports." + CLIENT_PORT, Integer.toString(member.clientPort()));
         }

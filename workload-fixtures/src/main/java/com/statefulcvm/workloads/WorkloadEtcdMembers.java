@@ -63,21 +63,43 @@ public final class WorkloadEtcdMembers {
      * for a learner, {@code (not started)} for a member added but not started yet; null when no member answers.
      */
     public static String membership(EtcdClusterFixture etcd) {
+        JsonNode members = memberList(etcd);
+        if (members == null) {
+            return null;
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (JsonNode m : members) {
+            String name = m.path("name").asText("");
+            names.add(name.isEmpty() ? "(not started)" : name + (m.path("isLearner").asBoolean() ? "(learner)" : ""));
+        }
+        java.util.Collections.sort(names);
+        return String.join(",", names);
+    }
+
+    /** Each started member's name and its member ID (etcd's, as the JSON gateway writes it); empty when none answers. */
+    public static java.util.Map<String, String> memberIds(EtcdClusterFixture etcd) {
+        java.util.Map<String, String> ids = new java.util.TreeMap<>();
+        JsonNode members = memberList(etcd);
+        if (members != null) {
+            for (JsonNode m : members) {
+                if (!m.path("name").asText("").isEmpty()) {
+                    ids.put(m.path("name").asText(), m.path("ID").asText());
+                }
+            }
+        }
+        return ids;
+    }
+
+    /** {@code POST /v3/cluster/member/list} of the first member that answers: its members array, or null. */
+    private static JsonNode memberList(EtcdClusterFixture etcd) {
         for (EtcdClusterFixture.Member member : etcd.members()) {
             try {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(member.clientUrl() + "/v3/cluster/member/list"))
                         .timeout(Duration.ofSeconds(1)).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200) {
-                    continue;
+                if (response.statusCode() == 200) {
+                    return JSON.readTree(response.body()).path("members");
                 }
-                java.util.List<String> names = new java.util.ArrayList<>();
-                for (JsonNode m : JSON.readTree(response.body()).path("members")) {
-                    String name = m.path("name").asText("");
-                    names.add(name.isEmpty() ? "(not started)" : name + (m.path("isLearner").asBoolean() ? "(learner)" : ""));
-                }
-                java.util.Collections.sort(names);
-                return String.join(",", names);
             } catch (IOException e) {
                 // next member
             } catch (InterruptedException e) {

@@ -36,6 +36,7 @@ import static com.statefulcvm.delegates.procedure.RolloutVariables.HEALTH_PROBE_
 import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_DEFAULT_RESULT;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_POLL_INTERVAL;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.HOOK_TIMEOUT;
+import static com.statefulcvm.delegates.procedure.RolloutVariables.REPLACEMENT_IS_NEW_MEMBER;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.STAGE;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.TARGET_COMPOSE;
 import static com.statefulcvm.delegates.procedure.RolloutVariables.WORKLOAD_TYPE;
@@ -107,6 +108,7 @@ public class PrepareHeal implements JavaDelegate {
         execution.setVariable(HEALTH_PROBE_INTERVAL, Duration.ofSeconds(spec.getHealthCheck().getIntervalSeconds()).toString());
         execution.setVariable(HEAL_DEADLINE, Duration.ofSeconds(spec.getUpdatePolicy().getProgressDeadlineSeconds()).toString());
         execution.setVariable(WORKLOAD_TYPE, spec.getWorkloadType());
+        execution.setVariable(REPLACEMENT_IS_NEW_MEMBER, spec.replacementIsNewMember());
         execution.setVariable(HOOK_TIMEOUT, Duration.ofSeconds(spec.getHooks().getTimeoutSeconds()).toString());
         execution.setVariable(HOOK_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HOOK_DEFAULT_RESULT, spec.getHooks().getDefaultResult().name());

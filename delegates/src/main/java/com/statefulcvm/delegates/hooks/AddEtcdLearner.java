@@ -51,6 +51,10 @@ public class AddEtcdLearner extends HookStep {
             if (e.status() == 503 || String.valueOf(e.errorText()).contains("unhealthy cluster")) {
                 return Answer.notYet("waiting: etcd does not take a new member yet (" + e.errorText() + ")");
             }
+            // etcd 3.4 allows one learner at a time: two replacements of a wave take turns, the first promoted first
+            if (String.valueOf(e.errorText()).contains("too many learner")) {
+                return Answer.notYet("waiting: another learner is catching up first (" + e.errorText() + ")");
+            }
             throw e;
         }
         log.info("etcd member {} of {} added as a learner (ID {}, peer URL {}) through {}", context.member(),

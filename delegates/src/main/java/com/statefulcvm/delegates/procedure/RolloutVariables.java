@@ -89,6 +89,8 @@ public final class RolloutVariables extends ProcedureVariables {
     public static final String HOOK_DEFAULT_RESULT = "hookDefaultResult";
     /** False when the set's drain procedure would do nothing (generic without a pre-stop endpoint): the step skips it. */
     public static final String DRAIN_HOOK_NEEDED = "drainHookNeeded";
+    /** The set's type makes a replacement a new member: its leave, add and join procedures run around a REPLACE. */
+    public static final String REPLACEMENT_IS_NEW_MEMBER = "replacementIsNewMember";
     /** False when the set's rejoin procedure would do nothing (generic): the step skips it. */
     public static final String REJOIN_HOOK_NEEDED = "rejoinHookNeeded";
     /**

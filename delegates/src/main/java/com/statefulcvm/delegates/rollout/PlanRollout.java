@@ -124,6 +124,7 @@ public class PlanRollout implements JavaDelegate {
         execution.setVariable(HOOK_POLL_INTERVAL, settings.cvmPollIntervalIso());
         execution.setVariable(HOOK_DEFAULT_RESULT, spec.getHooks().getDefaultResult().name());
         execution.setVariable(DRAIN_HOOK_NEEDED, spec.drainDoesWork());
+        execution.setVariable(REPLACEMENT_IS_NEW_MEMBER, spec.replacementIsNewMember());
         execution.setVariable(REJOIN_HOOK_NEEDED, spec.rejoinDoesWork());
         execution.setVariable(HEALTH_PROBE_INTERVAL, Duration.ofSeconds(spec.getHealthCheck().getIntervalSeconds()).toString());
         execution.setVariable(PROGRESS_DEADLINE, Duration.ofSeconds(policy.getProgressDeadlineSeconds()).toString());

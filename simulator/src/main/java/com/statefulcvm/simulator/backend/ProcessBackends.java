@@ -34,7 +34,8 @@ import com.statefulcvm.simulator.cloud.GatewayTarget;
 /**
  * Simulated CVMs backed by real local processes ({@code simulator.backends.<cvm name>}). The CVM's lifecycle drives
  * the process: entering {@code running} runs the {@code start} command, leaving it (stop, shutdown, restart, update,
- * redeploy, delete) runs {@code stop}, an admin crash runs {@code kill}. The commands of one CVM run one after the
+ * redeploy, delete) runs {@code stop}, an admin crash runs {@code kill}, and a delete then runs {@code delete} (the
+ * CVM's disk is gone with it, as on Phala: a CVM made later under the same name starts empty). The commands of one CVM run one after the
  * other on its own thread, in the order of the transitions (so a restart's start always follows its stop), each with
  * a timeout, their output logged and kept ({@link #status()}); the simulated cloud never waits for them, and a command
  * that fails or hangs changes nothing but its own result.
@@ -78,6 +79,9 @@ public class ProcessBackends implements CvmTransitionListener, AutoCloseable {
             backend.submit(Action.START, transition);
         } else if (transition.leavesRunning()) {
             backend.submit(Action.STOP, transition);
+        }
+        if (transition.deletes()) {
+            backend.submit(Action.DELETE, transition);
         }
     }
 
@@ -158,7 +162,7 @@ public class ProcessBackends implements CvmTransitionListener, AutoCloseable {
     }
 
     enum Action {
-        START, STOP, KILL;
+        START, STOP, KILL, DELETE;
 
         String wireName() {
             return name().toLowerCase();
@@ -193,6 +197,7 @@ public class ProcessBackends implements CvmTransitionListener, AutoCloseable {
                 case START -> settings.getStart();
                 case STOP -> settings.getStop();
                 case KILL -> blank(settings.getKill()) ? settings.getStop() : settings.getKill();
+                case DELETE -> settings.getDelete();
             };
         }
 
@@ -295,6 +300,7 @@ public class ProcessBackends implements CvmTransitionListener, AutoCloseable {
             answer.put("start", settings.getStart());
             answer.put("stop", settings.getStop());
             answer.put("kill", blank(settings.getKill()) ? settings.getStop() : settings.getKill());
+            answer.put("delete", settings.getDelete());
             answer.put("busy", !idle());
             answer.put("inFlight", inFlight.get());
             synchronized (results) {

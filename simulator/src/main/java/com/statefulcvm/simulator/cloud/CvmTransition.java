@@ -8,10 +8,16 @@ public record CvmTransition(String cvm, String vmUuid, String from, String to, b
 
     public static final String RUNNING = CvmLifecycle.RUNNING;
     public static final String STOPPED = CvmLifecycle.STOPPED;
+    public static final String DELETED = CvmLifecycle.DELETED;
 
     /** The CVM enters {@code running} from any other status: its workload starts. */
     public boolean entersRunning() {
         return RUNNING.equals(to) && !RUNNING.equals(from);
+    }
+
+    /** The CVM is removed, and its disk with it. */
+    public boolean deletes() {
+        return DELETED.equals(to);
     }
 
     /** The CVM leaves {@code running} (stop, shutdown, restart, update, redeploy, delete, crash). */

@@ -3,10 +3,12 @@ package com.statefulcvm.simulator.web;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -25,8 +27,8 @@ import com.statefulcvm.simulator.cloud.WorkloadView;
  * A simulated Consul HTTP API behind every CVM's gateway route (any port; the orchestrator asks on 8500), the servers
  * and leader being the app's simulated workload ({@code AppLeadership}): the status, raft operator and autopilot
  * endpoints and the agent's leave that our {@code ConsulClient} calls. Every member is a server and a voter; a stopped
- * one stays in the raft configuration (autopilot reports it {@code failed}, unhealthy) until it leaves or its CVM is
- * deleted. {@code /v1/status/leader} is also the demo's health check: a member marked unhealthy answers it 503.
+ * one stays in the raft configuration (autopilot reports it {@code failed}, unhealthy) until it leaves, another server
+ * removes it (remove-peer) or its CVM is deleted. {@code /v1/status/leader} is also the demo's health check: a member marked unhealthy answers it 503.
  */
 @RestController
 @RequestMapping(ApiPaths.GATEWAY)
@@ -145,6 +147,22 @@ public class SimulatedConsulController {
     ResponseEntity<String> leave(@PathVariable String target) {
         return WorkloadAnswers.answer(cloud.workload(target), view -> {
             cloud.leaveWorkload(target);
+            return WorkloadAnswers.text(200, "");
+        });
+    }
+
+    /**
+     * {@code consul operator raft remove-peer}, asked of any server: the server with raft ID {@code id} leaves the raft
+     * configuration (a stopped one cannot leave by itself); 500 as Consul answers when no server has that ID.
+     */
+    @DeleteMapping("/{target}/v1/operator/raft/peer")
+    ResponseEntity<String> removePeer(@PathVariable String target, @RequestParam String id) {
+        return WorkloadAnswers.answer(cloud.workload(target), view -> {
+            Optional<WorkloadMember> peer = servers(view).stream().filter(m -> id.trim().equals(m.raftId())).findFirst();
+            if (peer.isEmpty()) {
+                return WorkloadAnswers.text(500, "id \"" + id.trim() + "\" was not found in the Raft configuration");
+            }
+            cloud.removeWorkloadMember(target, peer.get().id());
             return WorkloadAnswers.text(200, "");
         });
     }

@@ -91,6 +91,19 @@ class ProcessBackendsTest {
     }
 
     @Test
+    void aDeleteStopsTheProcessThenRunsTheDeleteCommandForItsDisk() throws IOException {
+        SimulatorProperties.Backend backend = recording();
+        backend.setDelete("echo delete $SIMULATOR_ACTION >> actions.log");
+        backends = new ProcessBackends(Map.of("db-0", backend));
+        backends.onTransition(t("starting", "running"));     // start
+        backends.onTransition(t("running", "deleting"));     // stop
+        backends.onTransition(t("deleting", "deleted"));     // delete: the disk goes
+        awaitIdle();
+        assertThat(actions()).containsExactly("start db-0", "stop", "delete delete");
+        assertThat(backends.status("db-0").orElseThrow().get("delete")).isEqualTo("echo delete $SIMULATOR_ACTION >> actions.log");
+    }
+
+    @Test
     void killFallsBackToStopAndMissingCommandsAreSkipped() throws IOException {
         backends = new ProcessBackends(Map.of("db-0", backend(null, "echo stop >> actions.log", null)));
         backends.onTransition(t("starting", "running"));

@@ -195,6 +195,22 @@ class SimulatedWorkloadApiTest extends SimulatorHttpTestBase {
     }
 
     @Test
+    void aStoppedConsulServerIsRemovedFromTheRaftPeersThroughAnotherServer() {
+        runningApp("peer-0", "peer-1", "peer-2");
+        sim.post(api("/cvms/peer-2/stop"), null);
+        awaitSettled("peer-2", "stopped");
+        String id = consul("peer-0").raftConfiguration().byNode("peer-2").orElseThrow().id();
+
+        consul("peer-0").removeRaftPeer(id);
+        ConsulRaftConfiguration after = consul("peer-1").raftConfiguration();
+        assertThat(after.byNode("peer-2")).isEmpty();
+        assertThat(after.servers()).hasSize(2);
+        assertThat(consul("peer-0").autopilotHealth().healthy()).as("two of two servers healthy").isTrue();
+        assertThatThrownBy(() -> consul("peer-0").removeRaftPeer(id)).as("not in the configuration any more")
+                .isInstanceOfSatisfying(WorkloadApiException.class, e -> assertThat(e.status()).isEqualTo(500));
+    }
+
+    @Test
     void consulTransfersLeadershipAndALeftServerIsOutUntilItBootsAgain() {
         runningApp("srv-0", "srv-1", "srv-2", "srv-3", "srv-4");
 

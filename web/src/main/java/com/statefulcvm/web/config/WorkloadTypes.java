@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 /**
  * The workload types this application knows: the built-in descriptors and those under
  * {@code orchestrator.workload-types.<name>} (quorum, min-replicas, admin-port, role-probe, hold-back, hooks,
- * leader-handover), bound as Spring Boot binds any setting, an unknown key refused with where it was written. A
+ * replacement-is-new-member, leader-handover), bound as Spring Boot binds any setting, an unknown key refused with where it was written. A
  * procedure of a type ({@code drain-<type>}, {@code rejoin-<type>}, {@code sequence-<type>} ...) among the files
  * deployed here whose type has no descriptor stops the start naming the file: without one its sets would get a
  * quorum of one and no scale minimum, the disruption budget protecting nothing.
@@ -55,6 +55,7 @@ public final class WorkloadTypes {
             }
         }
         problems.addAll(undeclared(catalog, procedures));
+        problems.addAll(missingMembershipProcedures(catalog, procedures));
         if (!problems.isEmpty()) {
             throw new com.statefulcvm.fleet.FleetDefinitionException(problems);
         }
@@ -77,12 +78,31 @@ public final class WorkloadTypes {
         return problems;
     }
 
+    /** A type whose replacement is a new member needs its leave, add and join procedures: a replace runs all three. */
+    static List<String> missingMembershipProcedures(WorkloadCatalog catalog, ProcedureResources procedures) {
+        java.util.Set<String> deployed = new java.util.HashSet<>();
+        procedures.effective().forEach(p -> deployed.addAll(p.processIds()));
+        List<String> problems = new ArrayList<>();
+        for (String name : catalog.names()) {
+            if (catalog.of(name).isReplacementIsNewMember()) {
+                List<String> missing = java.util.stream.Stream.of("leave", "add", "join").map(h -> h + "-" + name + ".bpmn")
+                        .filter(file -> !deployed.contains(file.substring(0, file.length() - ".bpmn".length()))).toList();
+                if (!missing.isEmpty()) {
+                    problems.add(PREFIX + "." + name + ".replacement-is-new-member: a replacement then runs the type's leave,"
+                            + " add and join procedures, and " + String.join(", ", missing) + (missing.size() == 1 ? " is" : " are")
+                            + " not among the deployed ones");
+                }
+            }
+        }
+        return problems;
+    }
+
     private static List<String> problemsOf(BindException e) {
         List<String> problems = new ArrayList<>();
         if (e.getCause() instanceof UnboundConfigurationPropertiesException unbound) {
             unbound.getUnboundProperties().forEach(p -> problems.add(p.getName() + ": unknown key of a workload type's descriptor"
                     + (p.getOrigin() == null ? "" : " (" + p.getOrigin() + ")")
-                    + "; known: quorum, min-replicas, admin-port, role-probe.port, role-probe.path, hold-back, hooks, leader-handover"));
+                    + "; known: quorum, min-replicas, admin-port, role-probe.port, role-probe.path, hold-back, hooks, replacement-is-new-member, leader-handover"));
         } else {
             String where = e.getProperty() == null ? PREFIX : e.getProperty().getName()
                     + (e.getProperty().getOrigin() == null ? "" : " (" + e.getProperty().getOrigin() + ")");

@@ -87,6 +87,26 @@ class WorkloadTypeStartupTest {
         assertThat(hook.getMessage()).contains("orchestrator.workload-types.kv.hooks");
     }
 
+    @Test
+    void aTypeWhoseReplacementIsANewMemberNeedsItsLeaveAddAndJoinProcedures() throws Exception {
+        drainAndRejoin("kv");
+        Throwable missing = startFails("orchestrator.workload-types.kv.quorum=majority",
+                "orchestrator.workload-types.kv.replacement-is-new-member=true", "orchestrator.fleet.replica-sets[0].workload-type=kv");
+        assertThat(missing.getMessage()).contains("orchestrator.workload-types.kv.replacement-is-new-member: a replacement then runs"
+                + " the type's leave, add and join procedures, and leave-kv.bpmn, add-kv.bpmn, join-kv.bpmn are not among the deployed ones");
+
+        for (String hook : List.of("leave", "add", "join")) {
+            String bpmn = Files.readString(Path.of("../processes/src/main/resources/processes/" + hook + "-generic.bpmn"))
+                    .replace(hook + "-generic", hook + "-kv");
+            Files.writeString(processes.resolve(hook + "-kv.bpmn"), bpmn);
+        }
+        try (ConfigurableApplicationContext context = run("orchestrator.workload-types.kv.quorum=majority",
+                "orchestrator.workload-types.kv.replacement-is-new-member=true", "orchestrator.fleet.replica-sets[0].workload-type=kv")) {
+            ReplicaSetSpec store = context.getBean(ValidatedFleet.class).fleet().getReplicaSets().get(0);
+            assertThat(store.replacementIsNewMember()).isTrue();
+        }
+    }
+
     /** The example pair of docs/examples/hooks, renamed for the type. */
     private void drainAndRejoin(String type) throws Exception {
         Path examples = Path.of("../docs/examples/hooks");

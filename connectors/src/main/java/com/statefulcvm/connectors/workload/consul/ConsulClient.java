@@ -129,6 +129,16 @@ public final class ConsulClient {
         http.expect(http.call("PUT", "/v1/agent/leave", null, null, false), 200);
     }
 
+    /**
+     * {@code DELETE /v1/operator/raft/peer?id=...}, asked of another server: removes a server that cannot leave by
+     * itself (its CVM stopped or gone) from the raft peer set, as {@code consul operator raft remove-peer} does.
+     *
+     * @throws WorkloadApiException when Consul refuses (e.g. no leader, or an ID not in the configuration)
+     */
+    public void removeRaftPeer(String id) {
+        http.expect(http.call("DELETE", "/v1/operator/raft/peer", WorkloadHttp.query("id", id), null, false), 200);
+    }
+
     @Override
     public String toString() {
         return "ConsulClient" + http;
