@@ -8,12 +8,17 @@
 #   - with --patronictl-config: a Patroni leader already runs, its PostgreSQL accepting connections (this member
 #     restarted alone, the set is not down: it joins that leader as a replica, as it would have without the agent), or
 #   - with --etcd-endpoints: another etcd member reports a healthy cluster (a leader and a quorum without this member).
+#   - with --galera-peers: another Galera member's group port answers (a cluster runs: this member joins it by IST/SST).
 # Until then it answers GET <sequence-path> with how far this member's data goes, read from the data directory while
 # the workload does not run, so no member has caught up from another before it is asked:
 #   --store postgres (the default): pg_controldata, {"generation": <timeline>, "sequence": <WAL position>, "lsn": "X/Y"};
 #   --store etcd: the member's raft log (<data-dir>/member/wal), {"generation": <term of the last entry>, "sequence":
 #     <index of the last entry>, "commit": <committed index>}. The member whose (term, index) is largest is at least as
 #     up to date as every other, as raft's election rule compares logs, so it holds every committed entry.
+#   --store galera: <data-dir>/grastate.dat, {"sequence": <seqno>, "uuid": <cluster state uuid>, "safeToBootstrap": ..,
+#     "recovered": ..}; a seqno of -1 (the server crashed) is recovered from InnoDB with mariadbd --wsrep-recover
+#     (--galera-defaults-file). Released as the seed, it marks grastate.dat safe_to_bootstrap: 1 first (the recovery
+#     chose it as the most advanced member, as mariadb-operator does), so that --wsrep-new-cluster is accepted.
 # The recovery compares (generation, sequence) and seeds from the most recent. After the release it answers 503 there.
 # It forwards SIGTERM/SIGINT to the workload and exits with the workload's status. Python 3 standard library only.
 # Documented in docs/lights-out.md (Holding the workload back); used by config/compose/patroni-demo.yaml and by the
@@ -156,6 +161,53 @@ def etcd_position(data_dir):
     return term, index, commit
 
 
+GRASTATE_FIELD = re.compile(r"^(uuid|seqno|safe_to_bootstrap):\s*(\S+)\s*$", re.M)
+RECOVERED = re.compile(r"WSREP: Recovered position: ([0-9a-fA-F-]+):(-?\d+)\s*$", re.M)
+
+
+def galera_position(data_dir, defaults_file, mariadbd):
+    """(uuid, seqno, safe_to_bootstrap, recovered) of a Galera member that does not run."""
+    path = os.path.join(data_dir, "grastate.dat")
+    with open(path, encoding="utf-8") as f:
+        state = dict(GRASTATE_FIELD.findall(f.read()))
+    uuid, seqno = state.get("uuid"), int(state.get("seqno", "-1"))
+    safe = state.get("safe_to_bootstrap") == "1"
+    if seqno >= 0:
+        return uuid, seqno, safe, False
+    if not defaults_file:
+        raise RuntimeError(f"{path} says seqno -1 (a crash) and --galera-defaults-file is not given to recover it")
+    log_file = os.path.join(data_dir, "wsrep-recover.log")
+    if os.path.exists(log_file):
+        os.remove(log_file)
+    subprocess.run([mariadbd, f"--defaults-file={defaults_file}", "--wsrep-recover", f"--log-error={log_file}"],
+                   capture_output=True, text=True, timeout=120)
+    with open(log_file, encoding="utf-8", errors="replace") as f:
+        found = RECOVERED.findall(f.read())
+    if not found:
+        raise RuntimeError(f"mariadbd --wsrep-recover found no position (see {log_file})")
+    return found[-1][0], int(found[-1][1]), safe, True
+
+
+def mark_safe_to_bootstrap(data_dir):
+    path = os.path.join(data_dir, "grastate.dat")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(re.sub(r"^safe_to_bootstrap:.*$", "safe_to_bootstrap: 1", text, flags=re.M))
+
+
+def galera_peer_answers(peers):
+    """The first other member whose Galera group port accepts a connection: a cluster runs there."""
+    for peer in peers:
+        host, _, port = peer.strip().rpartition(":")
+        try:
+            with socket.create_connection((host, int(port)), timeout=2):
+                return peer.strip()
+        except (OSError, ValueError):
+            continue
+    return None
+
+
 def etcd_cluster_healthy(endpoints):
     """The first of the other members' client URLs that reports a healthy cluster (GET /health: a leader, a quorum)."""
     for endpoint in endpoints:
@@ -200,6 +252,9 @@ class Agent:
                 role = order.get("role")
                 how += " as the seed" if role == "seed" else \
                     f" as a follower of {order.get('seed')}, joining {env['HOLDBACK_PRIMARIES'] or 'none'}"
+                if role == "seed" and self.args.store == "galera":
+                    mark_safe_to_bootstrap(self.args.data_dir)
+                    how += " (grastate.dat marked safe_to_bootstrap: 1)"
             self.event(f"released: {how}")
             self.child = subprocess.Popen(self.command, env=env)
             return True
@@ -207,6 +262,8 @@ class Agent:
     def has_data(self):
         if self.args.store == "etcd":
             return os.path.isdir(os.path.join(self.args.data_dir, "member", "wal"))
+        if self.args.store == "galera":
+            return os.path.exists(os.path.join(self.args.data_dir, "grastate.dat"))
         return os.path.exists(os.path.join(self.args.data_dir, "PG_VERSION"))
 
     def position(self):
@@ -214,11 +271,18 @@ class Agent:
         if self.args.store == "etcd":
             term, index, commit = etcd_position(self.args.data_dir)
             return {"generation": term, "sequence": index, "commit": commit}
+        if self.args.store == "galera":
+            uuid, seqno, safe, recovered = galera_position(self.args.data_dir, self.args.galera_defaults_file,
+                                                           self.args.galera_mariadbd)
+            return {"sequence": seqno, "uuid": uuid, "safeToBootstrap": safe, "recovered": recovered}
         timeline, lsn, text = position(self.pg_controldata, self.args.data_dir)
         return {"generation": timeline, "sequence": lsn, "lsn": text}
 
     def cluster_runs(self):
         """Who shows that the set runs without this member (then it joins, as it would have without the agent)."""
+        if self.args.galera_peers:
+            peer = galera_peer_answers([p for p in self.args.galera_peers.split(",") if p.strip()])
+            return f"the Galera member at {peer} runs" if peer else None
         if self.args.etcd_endpoints:
             healthy = etcd_cluster_healthy([e for e in self.args.etcd_endpoints.split(",") if e.strip()])
             return f"etcd at {healthy} reports a healthy cluster" if healthy else None
@@ -308,10 +372,15 @@ def main():
     parser.add_argument("--data-dir", default=os.environ.get("HOLDBACK_DATA_DIR"), required="HOLDBACK_DATA_DIR" not in os.environ)
     parser.add_argument("--sequence-path", default=os.environ.get("HOLDBACK_SEQUENCE_PATH", "/sequence"))
     parser.add_argument("--release-path", default=os.environ.get("HOLDBACK_RELEASE_PATH", "/release"))
-    parser.add_argument("--store", choices=["postgres", "etcd"], default=os.environ.get("HOLDBACK_STORE", "postgres"))
+    parser.add_argument("--store", choices=["postgres", "etcd", "galera"], default=os.environ.get("HOLDBACK_STORE", "postgres"))
     parser.add_argument("--patronictl-config", default=os.environ.get("HOLDBACK_PATRONICTL_CONFIG"))
     parser.add_argument("--etcd-endpoints", default=os.environ.get("HOLDBACK_ETCD_ENDPOINTS"),
                         help="the other members' client URLs, comma-separated: a healthy cluster there releases this one")
+    parser.add_argument("--galera-peers", default=os.environ.get("HOLDBACK_GALERA_PEERS"),
+                        help="the other members' Galera group addresses (host:4567), comma-separated")
+    parser.add_argument("--galera-defaults-file", default=os.environ.get("HOLDBACK_GALERA_DEFAULTS_FILE"),
+                        help="the server's my.cnf, for mariadbd --wsrep-recover when grastate.dat says seqno -1")
+    parser.add_argument("--galera-mariadbd", default=os.environ.get("HOLDBACK_GALERA_MARIADBD", "/usr/sbin/mariadbd"))
     parser.add_argument("--leader-check-seconds", type=float, default=float(os.environ.get("HOLDBACK_LEADER_CHECK_SECONDS", "2")))
     parser.add_argument("--pg-controldata", default=os.environ.get("HOLDBACK_PG_CONTROLDATA"))
     parser.add_argument("--events", default=os.environ.get("HOLDBACK_EVENTS"))
@@ -343,7 +412,7 @@ def main():
         agent.release(f"no data in {args.data_dir} yet: nothing to protect")
     else:
         agent.event(f"holding back: {args.sequence_path} answers this member's position, {args.release_path} releases it")
-        if args.patronictl_config or args.etcd_endpoints:
+        if args.patronictl_config or args.etcd_endpoints or args.galera_peers:
             threading.Thread(target=agent.watch_cluster, daemon=True).start()
     while True:
         with agent.lock:

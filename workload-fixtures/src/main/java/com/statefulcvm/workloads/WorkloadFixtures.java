@@ -26,6 +26,10 @@ public final class WorkloadFixtures {
         return withPortRetry(() -> PatroniClusterFixture.start(dir, nodes, prefix), PatroniClusterFixture.SCRIPT, dir);
     }
 
+    public static GaleraClusterFixture galera(Path dir, int members, String prefix) {
+        return withPortRetry(() -> GaleraClusterFixture.start(dir, members, prefix), GaleraClusterFixture.SCRIPT, dir);
+    }
+
     private static <T> T withPortRetry(Supplier<T> start, String script, Path dir) {
         for (int attempt = 1; ; attempt++) {
             try {

@@ -86,6 +86,15 @@ public final class WorkloadScripts {
     public static final String PATRONI_MISSING = "patroni, postgresql or etcd-server (Debian packages) is not "
             + "installed: skipped; .ci/run installs them";
 
+    public static final String GALERA_MISSING = "mariadb-server, galera-4 or rsync (Debian packages) is not installed, or"
+            + " the tests do not run as root (the servers run as mysql): skipped; .ci/run installs them";
+
+    /** For {@code @EnabledIf}: Debian's MariaDB server, the Galera provider and rsync, and root to run them as mysql. */
+    public static boolean galeraInstalled() {
+        return Files.isExecutable(Path.of("/usr/sbin/mariadbd")) && Files.exists(Path.of("/usr/lib/galera/libgalera_smm.so"))
+                && onPath("rsync") != null && onPath("mariadb") != null && "root".equals(System.getProperty("user.name"));
+    }
+
     /** For {@code @EnabledIf}: Debian's etcd-server and curl are installed. */
     public static boolean etcdInstalled() {
         return onPath("etcd") != null && onPath("curl") != null;
