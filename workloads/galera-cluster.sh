@@ -13,7 +13,10 @@
 #   galera-cluster.sh member-start-held <dir> <name>         starts it through the hold-back agent
 #        (config/compose/holdback-agent.py --store galera) as a compose would: mariadbd runs only once released (POST
 #        /release on the member's holdPort), when another member's Galera port answers, or when it has no data; until
-#        then GET /sequence on holdPort answers its grastate.dat seqno (mariadbd --wsrep-recover when it is -1)
+#        then GET /sequence on holdPort answers its grastate.dat seqno (mariadbd --wsrep-recover when it is -1); once
+#        released GET /health there answers 200 while the server is Synced
+#   galera-cluster.sh hold-all <dir>                         restarts each running member, one at a time, through its
+#        hold-back agent (it joins the others by IST and is Synced before the next): a cluster run as composes run it
 #   galera-cluster.sh member-run <dir> <name>                the workload command the agent runs: mariadbd bootstrapping a new
 #        cluster when HOLDBACK_ROLE is seed (--wsrep-new-cluster), joining HOLDBACK_PRIMARIES when it is follower
 #   galera-cluster.sh sql <dir> <name> <statement>           runs SQL on the member (its socket, as root), tab-separated
@@ -30,7 +33,7 @@ SCRIPT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[
 HOLDBACK_AGENT=${HOLDBACK_AGENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../config/compose" && pwd)/holdback-agent.py}
 
 usage() {
-  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -141,7 +144,8 @@ launch_held() {
   load_member "$name"
   launch_process "$name" "$(member_pid "$name")" "$HOLD_PORT" "hold-back port" "$dir/pid" "$dir/run.log" \
     "$PYTHON" "$HOLDBACK_AGENT" --store galera --port "$HOLD_PORT" --bind 127.0.0.1 --data-dir "$dir/data" \
-    --galera-defaults-file "$dir/my.cnf" --galera-peers "$others" --events "$dir/holdback.events" \
+    --galera-defaults-file "$dir/my.cnf" --galera-peers "$others" --galera-socket "$dir/mysqld.sock" \
+    --events "$dir/holdback.events" \
     -- "$SCRIPT" member-run "$DIR" "$name"
 }
 
@@ -238,6 +242,17 @@ cmd_member_start() {
   echo
 }
 
+cmd_hold_all() {
+  local name
+  for name in $(member_names); do
+    halt "$name" TERM
+    cmd_member_start_held "$name" >/dev/null
+    wait_until "$START_TIMEOUT" "$name to rejoin through its agent" synced "$name" ||
+      { tail_log "$(member_dir "$name")/error.log"; die "$name did not rejoin"; }
+  done
+  cluster_json
+}
+
 cmd_member_start_held() {
   local name=$1
   RUN_AS=mysql
@@ -266,6 +281,7 @@ case "$command" in
   member-run) [ $# -eq 1 ] || usage; cmd_member_run "$1" ;;
   member-stop) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" TERM ;;
   member-kill) [ $# -eq 1 ] || usage; load_member "$1"; halt "$1" KILL ;;
+  hold-all) cmd_hold_all ;;
   sql) [ $# -ge 2 ] || usage; name=$1; shift; sql "$name" "$@" ;;
   *) usage ;;
 esac

@@ -20,6 +20,8 @@
 #     (--galera-defaults-file). Released as the seed, it marks grastate.dat safe_to_bootstrap: 1 first (the recovery
 #     chose it as the most advanced member, as mariadb-operator does), so that --wsrep-new-cluster is accepted.
 # The recovery compares (generation, sequence) and seeds from the most recent. After the release it answers 503 there.
+# With --galera-socket it also answers GET <health-path> (clustercheck's job): 200 once released and the server is
+# Synced (wsrep_local_state 4, read with the mariadb client as the agent's own OS user), else 503 with the state.
 # It forwards SIGTERM/SIGINT to the workload and exits with the workload's status. Python 3 standard library only.
 # Documented in docs/lights-out.md (Holding the workload back); used by config/compose/patroni-demo.yaml and by the
 # real-Patroni tests (workloads/patroni-cluster.sh node-start-held).
@@ -208,6 +210,23 @@ def galera_peer_answers(peers):
     return None
 
 
+WSREP_STATES = {"1": "Joining", "2": "Donor/Desynced", "3": "Joined", "4": "Synced"}
+
+
+def galera_state(socket_path):
+    """The server's wsrep_local_state as (number, name), or (None, why) when it does not answer."""
+    import getpass
+    try:
+        out = subprocess.run(["mariadb", "--no-defaults", "-u", getpass.getuser(), "-S", socket_path, "-N", "-B", "-e",
+                              "SHOW STATUS LIKE 'wsrep_local_state'"], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, str(e)
+    if out.returncode != 0:
+        return None, (out.stderr.strip() or f"mariadb exited {out.returncode}")[:200]
+    value = out.stdout.strip().split("\t")[-1] if out.stdout.strip() else ""
+    return value, WSREP_STATES.get(value, f"state {value or 'unknown'}")
+
+
 def etcd_cluster_healthy(endpoints):
     """The first of the other members' client URLs that reports a healthy cluster (GET /health: a leader, a quorum)."""
     for endpoint in endpoints:
@@ -334,6 +353,11 @@ def handler_for(agent):
             self.wfile.write(data)
 
         def do_GET(self):
+            if agent.args.galera_socket and self.path.split("?")[0] == agent.args.health_path:
+                if not agent.released.is_set():
+                    return self.answer(503, json.dumps({"error": "held back: not released yet"}))
+                value, state = galera_state(agent.args.galera_socket)
+                return self.answer(200 if value == "4" else 503, json.dumps({"wsrep_local_state": value, "state": state}))
             if self.path.split("?")[0] != agent.args.sequence_path:
                 return self.answer(404, json.dumps({"error": "unknown path"}))
             if agent.released.is_set():
@@ -380,6 +404,9 @@ def main():
                         help="the other members' Galera group addresses (host:4567), comma-separated")
     parser.add_argument("--galera-defaults-file", default=os.environ.get("HOLDBACK_GALERA_DEFAULTS_FILE"),
                         help="the server's my.cnf, for mariadbd --wsrep-recover when grastate.dat says seqno -1")
+    parser.add_argument("--galera-socket", default=os.environ.get("HOLDBACK_GALERA_SOCKET"),
+                        help="the server's socket: GET <health-path> answers 200 while it is Synced")
+    parser.add_argument("--health-path", default=os.environ.get("HOLDBACK_HEALTH_PATH", "/health"))
     parser.add_argument("--galera-mariadbd", default=os.environ.get("HOLDBACK_GALERA_MARIADBD", "/usr/sbin/mariadbd"))
     parser.add_argument("--leader-check-seconds", type=float, default=float(os.environ.get("HOLDBACK_LEADER_CHECK_SECONDS", "2")))
     parser.add_argument("--pg-controldata", default=os.environ.get("HOLDBACK_PG_CONTROLDATA"))

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  */
 public final class WorkloadCatalog {
 
-    /** etcd, Consul, Patroni and generic, as the shipped diagrams and the hold-back agent expect them. */
+    /** etcd, Consul, Patroni, Galera and generic, as the shipped diagrams and the hold-back agent expect them. */
     public static final WorkloadCatalog BUILT_IN = new WorkloadCatalog(List.of(
             WorkloadType.of("etcd", QuorumRule.MAJORITY, 3, 2379, true, EnumSet.allOf(WorkloadHook.class), true,
                     "etcd leadership is moved to another voting member first (the drain picks one in sync)."),
@@ -23,6 +23,11 @@ public final class WorkloadCatalog {
                     "Consul leadership is transferred to another voter first."),
             WorkloadType.of("patroni", QuorumRule.ONE, 2, 8008, true, EnumSet.allOf(WorkloadHook.class),
                     "drain-patroni switches over to the healthy replica with the least lag.").withRoleProbe(8008, "/leader"),
+            // multi-primary: no role probe, no leader; held back by the agent (--store galera) so that a lights-out seeds
+            // the node with the highest seqno; a new node joins by SST on its own (no leave/add), its drain and rejoin are
+            // the health gate (the agent's Synced check)
+            WorkloadType.of("galera", QuorumRule.MAJORITY, 3, 0, true, Set.of(), false,
+                    "Galera is multi-primary: there is no leader to hand over."),
             // a generic drain only calls the set's pre-stop endpoint (Hooks.drainDoesWork); its rejoin ends at once
             WorkloadType.of("generic", QuorumRule.ONE, 1, 0, false, Set.of(), null)));
 

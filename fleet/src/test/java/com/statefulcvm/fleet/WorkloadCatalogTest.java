@@ -15,7 +15,7 @@ class WorkloadCatalogTest {
     @Test
     void theBuiltInTypesAreDescriptors() {
         WorkloadCatalog builtIn = WorkloadCatalog.BUILT_IN;
-        assertThat(builtIn.names()).containsExactly("consul", "etcd", "generic", "patroni");
+        assertThat(builtIn.names()).containsExactly("consul", "etcd", "galera", "generic", "patroni");
         assertThat(builtIn.of("etcd").quorumOf(5)).isEqualTo(3);
         assertThat(builtIn.of("consul").quorumOf(3)).isEqualTo(2);
         assertThat(builtIn.of("patroni").quorumOf(3)).isEqualTo(1);

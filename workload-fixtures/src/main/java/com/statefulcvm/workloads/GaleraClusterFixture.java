@@ -46,6 +46,30 @@ public final class GaleraClusterFixture implements AutoCloseable {
         return new GaleraClusterFixture(dir, members);
     }
 
+    /** Restarts each member through its hold-back agent, one at a time, each Synced before the next. */
+    public GaleraClusterFixture holdAll() {
+        WorkloadScripts.run(300, SCRIPT, "hold-all", dir.toString()).requireSuccess("galera-cluster.sh hold-all");
+        return this;
+    }
+
+    /**
+     * {@code simulator.backends.<cvm>.*} for a CVM named as each member: start runs member-start-held (the agent, as a
+     * compose with it would), stop member-stop, kill member-kill; the CVM's port {@value WorkloadScripts#HOLD_PORT}
+     * reaches the agent (its /sequence, /release and /health).
+     */
+    public java.util.Map<String, String> heldBackendProperties() {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>();
+        for (Member member : members) {
+            String prefix = "simulator.backends." + member.name() + ".";
+            properties.put(prefix + "stop", WorkloadScripts.commandLine(SCRIPT, "member-stop", dir.toString(), member.name()));
+            properties.put(prefix + "kill", WorkloadScripts.commandLine(SCRIPT, "member-kill", dir.toString(), member.name()));
+            properties.put(prefix + "command-timeout", "PT150S");
+        }
+        java.util.Map<String, Integer> holdPorts = new java.util.LinkedHashMap<>();
+        members.forEach(member -> holdPorts.put(member.name(), member.holdPort()));
+        return WorkloadScripts.heldBackends(properties, SCRIPT, "member-start-held", dir, holdPorts);
+    }
+
     public List<Member> members() {
         return members;
     }
