@@ -694,9 +694,7 @@ class RolloutProcessTest {
         replaced = Set.of("webdemo-1");
         replacementIsNewMember = true;
         ProcessInstance pi = startApproved();
-        for (int round = 0; round < 40 && !isEnded(pi); round++) {
-            managementService().createJobQuery().executable().list().forEach(j -> managementService().executeJob(j.getId()));
-        }
+        runJobsUntilEnded(pi);
         assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted", "CallActivity_RemoveOldMember",
                 "CallActivity_AddNewMember", "CallActivity_JoinNewMember");
         // the hooks each slot ran, in order: only the replaced one leaves, is added and joins
@@ -709,12 +707,17 @@ class RolloutProcessTest {
     void aReplacementOfATypeWhoseReplacementIsTheSameMemberRunsNoLeaveAddOrJoin() {
         replaced = Set.of("webdemo-1");
         ProcessInstance pi = startApproved();
-        for (int round = 0; round < 40 && !isEnded(pi); round++) {
-            managementService().createJobQuery().executable().list().forEach(j -> managementService().executeJob(j.getId()));
-        }
+        runJobsUntilEnded(pi);
         assertThat(pi).isEnded().hasPassed("EndEvent_RolloutCompleted").hasNotPassed("CallActivity_RemoveOldMember",
                 "CallActivity_AddNewMember", "CallActivity_JoinNewMember");
         that(hooksRun("webdemo-1")).containsExactly("drain", "rejoin");
+    }
+
+    /** Runs every due job, round after round, until the rollout has ended (at most 40 rounds). */
+    private void runJobsUntilEnded(ProcessInstance pi) {
+        for (int round = 0; round < 40 && !isEnded(pi); round++) {
+            managementService().createJobQuery().executable().list().forEach(j -> managementService().executeJob(j.getId()));
+        }
     }
 
     private boolean isEnded(ProcessInstance pi) {
