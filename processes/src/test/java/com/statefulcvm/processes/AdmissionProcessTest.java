@@ -163,6 +163,22 @@ class AdmissionProcessTest {
         assertThat(passedInAttest("CallActivity_DrainFenced")).isFalse();
     }
 
+    /**
+     * The monitor's re-attestation that finds a procedure working on the slot by the time it would fence (fenceAction
+     * YIELDED) ends saying so: neither fenced, nor refused and kept running for an approver; no stop, no drain.
+     */
+    @Test
+    void aReattestationOvertakenByAProcedureEndsYieldedNeitherFencedNorRefused() {
+        admitted = false;
+        onFailure = "YIELDED";
+        ProcessInstance pi = admit();
+        DueJobs.that(pi).isEnded().hasPassed("BoundaryEvent_NotAdmitted", "EndEvent_YieldedToProcedure")
+                .hasNotPassed("EndEvent_Fenced", "EndEvent_RefusedKeptRunning", "EndEvent_Admitted");
+        assertThat(passedInAttest("EndEvent_YieldedToProcedure")).isTrue();
+        assertThat(passedInAttest("Gateway_StopHolds")).isFalse();
+        assertThat(passedInAttest("CallActivity_DrainFenced")).isFalse();
+    }
+
     /** Whether the (last) attest-instance run passed the activity. */
     private static boolean passedInAttest(String activityId) {
         return historyService().createHistoricActivityInstanceQuery().activityId(activityId).count() > 0;

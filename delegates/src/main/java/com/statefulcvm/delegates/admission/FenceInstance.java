@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.admission;
 
 import com.statefulcvm.delegates.procedure.AttestationVariables;
 import com.statefulcvm.delegates.procedure.FenceOverride;
+import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.delegates.attestation.AttestInstance;
 import com.statefulcvm.connectors.phala.model.CvmInfo;
 import com.statefulcvm.delegates.support.EffectScope;
@@ -65,11 +66,13 @@ public class FenceInstance implements JavaDelegate {
     private final RefusalRegistry refusals;
     private final TakeDownCheck takeDowns;
     private final RefusalDecisionStarter decisions;
+    private final HealStarter holders;
     private final Clock clock;
 
     public FenceInstance(SlotReader slots, ReplicaSets replicaSets, PhalaEffects effects, FenceRegistry fences,
                          ReplicaSetObserver observer, RolloutSettings settings, RefusalRegistry refusals,
-                         TakeDownCheck takeDowns, RefusalDecisionStarter decisions, Clock clock) {
+                         TakeDownCheck takeDowns, RefusalDecisionStarter decisions, HealStarter holders, Clock clock) {
+        this.holders = holders;
         this.refusals = refusals;
         this.takeDowns = takeDowns;
         this.decisions = decisions;
@@ -95,6 +98,11 @@ public class FenceInstance implements JavaDelegate {
             // a fence is a take-down like any other: beyond the budget the instance keeps running, unadmitted, and an
             // approver decides; the lock makes refusals arriving together take turns, so they fence one budget's worth
             DisruptionBudget.TakeDown room = takeDowns.judgeHolding(spec, spec.getUpdatePolicy(), slot, "fencing " + slot);
+            String takenOver = takenOverSince(execution, spec, ordinal);
+            if (takenOver != null) {
+                yieldTo(execution, slot, reason, takenOver);
+                return;
+            }
             if (!room.allowed()) {
                 keepRunningUnadmitted(execution, spec, slot, ordinal, cvm, reason, room);
                 return;
@@ -141,6 +149,27 @@ public class FenceInstance implements JavaDelegate {
         String decision = decisions.ensureRunning(spec.getName());
         log.warn("{} refused ({}) but NOT fenced, the disruption budget allows no more: {}; it keeps running unadmitted,"
                 + " an approver decides in {}", slot, reason, room.summary(), decision);
+    }
+
+    /**
+     * For the health monitor's re-attestation only: the procedure that works on the slot now, or null. The monitor
+     * asks about a slot no procedure held when it looked; a rollout or heal that took the slot since is changing the
+     * instance (its guest agent answers nothing while Phala updates it), so the verdict may be about a CVM in
+     * transition, and that procedure attests the slot itself before it serves. Read under the set's take-down lock,
+     * which a procedure's take-down takes too: one that takes the slot after this look has not changed it yet, and
+     * the verdict stands.
+     */
+    private String takenOverSince(DelegateExecution execution, ReplicaSetSpec spec, int ordinal) {
+        if (!AttestationVariables.ADMIT_PROCESS.equals(FenceOverride.processKeyOf(FenceOverride.procedureOf(execution)))) {
+            return null;
+        }
+        return holders.snapshot(spec.getName()).holderOf(spec, ordinal);
+    }
+
+    private static void yieldTo(DelegateExecution execution, String slot, String reason, String holder) {
+        execution.setVariable(AttestationVariables.FENCE_ACTION, AttestationVariables.FENCE_YIELDED);
+        execution.setVariable(AttestationVariables.FENCE_YIELDED_TO, holder);
+        log.info("{} not fenced after the monitor's re-attestation ({}): {} and attests it itself", slot, reason, holder);
     }
 
     /** Which procedure fenced the slot, for the record: its definition key and instance id. */

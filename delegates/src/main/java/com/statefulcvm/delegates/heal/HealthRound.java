@@ -239,16 +239,11 @@ public final class HealthRound {
 
     /** Why a procedure holds the slot now, or null: a rollout's wave (or scale, lights-out), a heal, a re-attestation. */
     static String heldBy(ReplicaSetSpec spec, int ordinal, HealStarter.Snapshot engine, Map<String, String> admitting) {
-        String slot = spec.slotName(ordinal);
-        String rollout = engine.rolloutOf(slot);
-        if (rollout != null) {
-            return "rollout " + rollout + " is working on " + slot;
-        }
-        String heal = engine.healOf(spec.getName(), ordinal);
-        if (heal != null) {
-            return "heal " + heal + " is working on " + slot;
+        String holder = engine.holderOf(spec, ordinal);
+        if (holder != null) {
+            return holder;
         }
         String admit = admitting.get(HealVariables.businessKey(spec.getName(), ordinal));
-        return admit == null ? null : RE_ATTESTATION + admit + " is working on " + slot;
+        return admit == null ? null : RE_ATTESTATION + admit + " is working on " + spec.slotName(ordinal);
     }
 }

@@ -29,10 +29,20 @@ public final class AttestationVariables extends ProcedureVariables {
     // --- the fence
     /** The procedure that fences, when the caller names it (else the top of the call chain). */
     public static final String FENCED_BY = "fencedBy";
-    /** STOP or DRAIN, the set's on-failure; {@link #FENCE_HELD} when the disruption budget kept the slot from a fence. */
+    /**
+     * STOP or DRAIN, the set's on-failure; {@link #FENCE_HELD} when the disruption budget kept the slot from a fence;
+     * {@link #FENCE_YIELDED} when the monitor's re-attestation gave the slot up to a procedure.
+     */
     public static final String FENCE_ACTION = "fenceAction";
     /** The refused instance keeps running unadmitted: fencing it would have taken the set past its disruption budget. */
     public static final String FENCE_HELD = "HELD";
+    /**
+     * The monitor's re-attestation did not judge: a rollout, heal, scale or recovery took the slot over since it
+     * started (the instance it asked about is being changed) and attests the slot itself.
+     */
+    public static final String FENCE_YIELDED = "YIELDED";
+    /** Which procedure the re-attestation yielded to, in words. */
+    public static final String FENCE_YIELDED_TO = "fenceYieldedTo";
     /** Why the fence was held: the budget's answer, in words. */
     public static final String FENCE_HELD_BECAUSE = "fenceHeldBecause";
     /** Under STOP: true once Phala shows the fenced CVM stopped (or gone); until then the stop is asked again. */

@@ -61,6 +61,17 @@ public class HealStarter {
             return rolloutsBySlot.get(slot);
         }
 
+        /** The procedure that works on the slot, in words ("rollout 7 is working on db-1"), or null when none does. */
+        public String holderOf(ReplicaSetSpec spec, int ordinal) {
+            String slot = spec.slotName(ordinal);
+            String rollout = rolloutOf(slot);
+            if (rollout != null) {
+                return "rollout " + rollout + " is working on " + slot;
+            }
+            String heal = healOf(spec.getName(), ordinal);
+            return heal == null ? null : "heal " + heal + " is working on " + slot;
+        }
+
         public int runningHeals() {
             return healsByKey.size();
         }

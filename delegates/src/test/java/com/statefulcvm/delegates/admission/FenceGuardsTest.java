@@ -2,6 +2,7 @@ package com.statefulcvm.delegates.admission;
 
 import com.statefulcvm.delegates.procedure.AttestationVariables;
 import com.statefulcvm.delegates.procedure.FenceOverride;
+import com.statefulcvm.delegates.procedure.HealStarter;
 import com.statefulcvm.delegates.procedure.HealVariables;
 import com.statefulcvm.delegates.procedure.LightsOutVariables;
 import com.statefulcvm.connectors.attestation.AttestationVerifier;
@@ -32,6 +33,7 @@ import com.statefulcvm.fleet.budget.SlotAvailability;
 import com.statefulcvm.delegates.procedure.RefusalDecisionStarter;
 import com.statefulcvm.delegates.support.TakeDownCheck;
 import java.util.List;
+import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,7 @@ class FenceGuardsTest {
     private final GuestAgentClient guestAgent = mock(GuestAgentClient.class);
     private final AttestationVerifier verifier = mock(AttestationVerifier.class);
     private final ReplicaSetObserver observer = mock(ReplicaSetObserver.class);
+    private final HealStarter holders = mock(HealStarter.class);
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     private final ReplicaSetSpec spec = new ReplicaSetSpec();
     private final CvmInfo cvm = new CvmInfo("cvm_db1", "db-1", "a".repeat(40), "uuid", "i-1", "running", false, null, "hash",
@@ -94,6 +97,7 @@ class FenceGuardsTest {
         when(slots.find(spec, "db-1")).thenReturn(Optional.of(cvm));
         when(replicaSets.ordinalOf(spec, "db-1")).thenReturn(1);
         when(fences.fence("db", 1)).thenReturn(Optional.of(FENCE));
+        when(holders.snapshot("db")).thenReturn(new HealStarter.Snapshot(Map.of(), Map.of()));
     }
 
     /** An execution of attest-instance called by a procedure of this kind, started with these variables. */
@@ -230,7 +234,38 @@ class FenceGuardsTest {
                 ? new DisruptionBudget.TakeDown(budget, "db-1", true, 2, 2, List.of())
                 : new DisruptionBudget.TakeDown(budget, "db-1", false, 1, 2, List.of(SlotAvailability.down(0, "db-0", "fenced"))));
         return new FenceInstance(slots, replicaSets, effects, fences, observer, mock(RolloutSettings.class), refusals, takeDowns,
-                decisions, clock);
+                decisions, holders, clock);
+    }
+
+    /**
+     * The monitor's re-attestation judged a slot no procedure held when it looked; a rollout that took the slot since
+     * is updating the CVM, whose guest agent answers nothing meanwhile: that verdict fences nothing, the rollout
+     * attests the slot itself. Without the look the updating CVM was fenced and stopped and the rollout halted.
+     */
+    @Test
+    void theMonitorsReattestationFencesNothingOnceARolloutHasTakenTheSlot() {
+        DelegateExecution execution = calledBy("admit-instance", "unused", null);
+        when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("EVIDENCE_UNAVAILABLE: guest agent answered 502");
+        when(fences.fence("db", 1)).thenReturn(Optional.empty());
+        when(holders.snapshot("db")).thenReturn(new HealStarter.Snapshot(Map.of(), Map.of("db-1", "rollout-7")));
+        fenceInstance(true).execute(execution);
+        verify(fences, never()).save(any());
+        verify(refusals, never()).save(any());
+        verifyNoInteractions(effects, decisions);
+        verify(execution).setVariable(AttestationVariables.FENCE_ACTION, AttestationVariables.FENCE_YIELDED);
+        verify(execution).setVariable(AttestationVariables.FENCE_YIELDED_TO, "rollout rollout-7 is working on db-1");
+    }
+
+    /** The rollout's own attestation of the slot it holds fences as ever: only the monitor's look yields. */
+    @Test
+    void aProceduresOwnAttestationOfTheSlotItHoldsStillFences() {
+        DelegateExecution execution = calledBy("rollout", "unused", null);
+        when(execution.getVariable(AttestationVariables.ATTESTATION_REASON)).thenReturn("QUOTE_INVALID: failed quote.signature");
+        when(fences.fence("db", 1)).thenReturn(Optional.empty());
+        when(holders.snapshot("db")).thenReturn(new HealStarter.Snapshot(Map.of(), Map.of("db-1", "rollout-pid")));
+        fenceInstance(true).execute(execution);
+        verify(fences).save(any());
+        verify(execution, never()).setVariable(AttestationVariables.FENCE_ACTION, AttestationVariables.FENCE_YIELDED);
     }
 
     @Test

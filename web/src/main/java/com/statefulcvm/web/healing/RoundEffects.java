@@ -98,7 +98,10 @@ class RoundEffects {
             outcome.newIdentities().forEach((ordinal, instanceId) -> slotHealth.advanceEpoch(spec.getName(), ordinal, instanceId));
             boolean waiting = track && conditions.track(spec, outcome.records());
             for (AdmissionEnforcer.Reattest again : outcome.reattest()) {
-                admissions.start(spec, again.ordinal(), again.cvm(), "health monitor: " + again.reason(), admitting);
+                // a procedure that took the slot since the round's reads attests it itself
+                if (engine.holderOf(spec, again.ordinal()) == null) {
+                    admissions.start(spec, again.ordinal(), again.cvm(), "health monitor: " + again.reason(), admitting);
+                }
             }
             List<String> notes = new ArrayList<>();
             // the one point where the round decides to act: an outage is no case for healing one slot
@@ -133,9 +136,7 @@ class RoundEffects {
                              Map<String, String> admitting) {
         for (Map.Entry<Integer, InstanceRecord> changed : outcome.recordsToSave().entrySet()) {
             int ordinal = changed.getKey();
-            String slot = spec.slotName(ordinal);
-            if (engine.rolloutOf(slot) == null && engine.healOf(spec.getName(), ordinal) == null
-                    && !admitting.containsKey(HealVariables.businessKey(spec.getName(), ordinal))) {
+            if (engine.holderOf(spec, ordinal) == null && !admitting.containsKey(HealVariables.businessKey(spec.getName(), ordinal))) {
                 registry.save(changed.getValue());
             }
         }

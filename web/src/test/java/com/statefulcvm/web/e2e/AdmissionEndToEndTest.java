@@ -1,5 +1,9 @@
 package com.statefulcvm.web.e2e;
 
+import com.statefulcvm.delegates.procedure.AdmissionStarter;
+import com.statefulcvm.delegates.support.ReplicaSets;
+import com.statefulcvm.delegates.support.SlotReader;
+import com.statefulcvm.fleet.ReplicaSetSpec;
 import com.statefulcvm.web.SimulatorView;
 import com.statefulcvm.web.RolloutDriver;
 import com.statefulcvm.web.E2eSupport;
@@ -27,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,6 +51,8 @@ import static org.awaitility.Awaitility.await;
 class AdmissionEndToEndTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The e2e profile's CVM update time, put back after each test. */
+    private static final long UPDATE_MS = 400;
 
     @DynamicPropertySource
     static void port(DynamicPropertyRegistry registry) {
@@ -58,6 +65,12 @@ class AdmissionEndToEndTest {
     HistoryService history;
     @Autowired
     TaskService tasks;
+    @Autowired
+    AdmissionStarter admissions;
+    @Autowired
+    ReplicaSets sets;
+    @Autowired
+    SlotReader slots;
 
     @AfterEach
     void honestAgain() {
@@ -65,7 +78,53 @@ class AdmissionEndToEndTest {
                 "admit-all-2")) {
             http.postForEntity("/simulator/_admin/cvms/" + cvm + "/evidence", json(Map.of("tamper", "none")), String.class);
         }
-        http.exchange("/simulator/_admin/timings", HttpMethod.PUT, json(Map.of("restartMs", 100)), String.class);
+        http.postForEntity("/simulator/_admin/cvms/admit-race-0/evidence", json(Map.of("tamper", "none")), String.class);
+        http.postForEntity("/simulator/_admin/cvms/admit-race-1/evidence", json(Map.of("tamper", "none")), String.class);
+        http.exchange("/simulator/_admin/timings", HttpMethod.PUT, json(Map.of("restartMs", 100, "updateMs", UPDATE_MS)), String.class);
+    }
+
+    /**
+     * The monitor decides to re-attest a slot from what it read at the start of its round; a rollout that takes the
+     * slot meanwhile updates the CVM, whose guest agent answers nothing while Phala updates it. That look's verdict
+     * must fence nothing: the rollout attests the slot itself once its update is done, and completes. Played here by
+     * starting the monitor's re-attestation (as its round does) while the rollout updates the slot, with the evidence
+     * made to fail whatever moment it is fetched. Without the guard the updating CVM was fenced and stopped and the
+     * rollout halted (seen in SingleNodeRestartIT).
+     */
+    @Test
+    void theMonitorsLookAtASlotARolloutTookMeanwhileFencesNothingAndTheRolloutCompletes() throws Exception {
+        awaitAdmitted("admit-race", 0);
+        awaitAdmitted("admit-race", 1);
+        http.exchange("/simulator/_admin/timings", HttpMethod.PUT, json(Map.of("updateMs", 8000)), String.class);
+        RolloutDriver rollout = new RolloutDriver(http, tasks, history, "admit-race");
+        String pid = rollout.startRollout("services:\n  web:\n    image: nginxdemos/hello:0.4\n");
+        String updating = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            for (String name : List.of("admit-race-0", "admit-race-1")) {
+                if ("updating".equals(cvm(name).path("status").asText())) {
+                    return name;
+                }
+            }
+            return null;
+        }, name -> name != null);
+        int ordinal = Integer.parseInt(updating.substring(updating.lastIndexOf('-') + 1));
+        tamper(updating, "signature");
+        ReplicaSetSpec spec = sets.spec("admit-race");
+        Instant looked = Instant.now();
+        admissions.start(spec, ordinal, slots.find(spec, updating).orElseThrow(),
+                "health monitor: no attestation of its current boot (read before the rollout took the slot)", new HashMap<>());
+
+        HistoricProcessInstance admit = admissionOf("admit-race/" + ordinal, looked);
+        assertThat(admit.getEndActivityId()).as("the monitor's look yields to the rollout").isEqualTo("EndEvent_YieldedToProcedure");
+        assertThat(variable(admit, "fenceYieldedTo")).isEqualTo("rollout " + pid + " is working on " + updating);
+        assertThat(instance("admit-race", ordinal).hasNonNull("fenced")).as("not fenced").isFalse();
+        System.out.printf("re-attestation %s of %s started while rollout %s updated it: %s; %s%n", admit.getId(), updating, pid,
+                variable(admit, "attestationReason"), variable(admit, "fenceYieldedTo"));
+
+        tamper(updating, "none");
+        rollout.awaitEnded(pid, "EndEvent_RolloutCompleted");
+        JsonNode after = instance("admit-race", ordinal);
+        assertThat(after.hasNonNull("fenced")).isFalse();
+        assertThat(after.path("attested").asBoolean(false)).as("the rollout attested it").isTrue();
     }
 
     @Test

@@ -283,6 +283,22 @@ class RoundEffectsTest {
         verify(admissions).start(same(spec), eq(0), same(cvm), eq("health monitor: attestation older than 24h"), same(admitting));
     }
 
+    /** A rollout or heal that took a slot since the round's reads attests it itself: the round starts no re-attestation of it. */
+    @Test
+    void noReattestationStartsForASlotAProcedureTookSinceTheRoundsReads() {
+        Round round = new Round();
+        round.reattest.add(new AdmissionEnforcer.Reattest(1, cvm(1), "no attestation of its current boot", null));
+        round.reattest.add(new AdmissionEnforcer.Reattest(2, cvm(2), "no attestation of its current boot", null));
+        round.reattest.add(new AdmissionEnforcer.Reattest(3, cvm(3), "no attestation of its current boot", null));
+        rolloutsBySlot.put("db-1", "rollout-1");
+        healsByKey.put(HealVariables.businessKey(SET, 2), "heal-2");
+
+        round.apply(STEADY, false);
+
+        verify(admissions).start(same(spec), eq(3), any(), anyString(), same(admitting));
+        verify(admissions, times(1)).start(any(), anyInt(), any(), anyString(), any());
+    }
+
     @Test
     void aSlotDueForAHealGetsOneHealStartAndTheStageSaysSo() {
         when(heals.start(any(), anyInt(), anyString(), anyString(), anyString(), any(), anyBoolean()))
