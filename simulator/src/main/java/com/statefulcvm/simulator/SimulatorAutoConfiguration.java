@@ -41,6 +41,7 @@ import com.statefulcvm.simulator.web.RequestJournal;
 import com.statefulcvm.simulator.web.RequestJournalFilter;
 import com.statefulcvm.simulator.web.SimulatedConsulController;
 import com.statefulcvm.simulator.web.SimulatedEtcdController;
+import com.statefulcvm.simulator.web.SimulatedHoldbackAgentController;
 import com.statefulcvm.simulator.web.SimulatedPatroniController;
 
 /**
@@ -58,7 +59,7 @@ import com.statefulcvm.simulator.web.SimulatedPatroniController;
 @Import({CvmController.class, CvmOperationsController.class, AppController.class, AccountController.class,
     KmsController.class,
     GatewayController.class, SimulatedPatroniController.class, SimulatedConsulController.class,
-    SimulatedEtcdController.class, AdminController.class, ApiExceptionHandler.class, SimulatedPccs.class})
+    SimulatedEtcdController.class, SimulatedHoldbackAgentController.class, AdminController.class, ApiExceptionHandler.class, SimulatedPccs.class})
 public class SimulatorAutoConfiguration {
 
     /** The simulated CVMs backed by real local processes ({@code simulator.backends}); none by default. */

@@ -88,6 +88,14 @@ final class AppLeadership {
             return;
         }
         join(app);
+        WorkloadMemberState member = app.members.get(cvm.vmUuid);
+        if (member != null && RUNNING.equals(cvm.status) && !RUNNING.equals(to) && !member.heldBack) {
+            // it keeps what it committed; the others commit on without it
+            member.seqno = app.committedSeqno;
+            if (releasedRunning(app, cvm)) {
+                app.committedSeqno++;
+            }
+        }
         if (!RUNNING.equals(to) && cvm.vmUuid.equals(app.leaderVmUuid)) {
             handOver(app, cvm);
         }
@@ -98,7 +106,38 @@ final class AppLeadership {
         SimulatedApp app = directory.app(cvm.appId);
         if (app != null && runs(cvm)) {
             join(app);
+            WorkloadMemberState member = app.members.get(cvm.vmUuid);
+            if (member != null) {
+                // a member with data waits for a release unless a released member runs (it joins that one)
+                member.heldBack = member.seqno >= 0 && !releasedRunning(app, cvm);
+            }
         }
+    }
+
+    // ---------------------------------------------------------------- the hold-back agent of the compose
+
+    /** The member's held-back position (its seqno), or empty once released or when it is no member. */
+    Optional<Long> heldBackSeqno(SimulatedApp app, SimulatedCvm cvm) {
+        join(app);
+        WorkloadMemberState member = app.members.get(cvm.vmUuid);
+        return member != null && member.heldBack && runs(cvm) ? Optional.of(member.seqno) : Optional.empty();
+    }
+
+    /** The held-back member starts its workload: a seed's state becomes the cluster's, a follower joins the primaries. */
+    void release(SimulatedApp app, SimulatedCvm cvm) {
+        WorkloadMemberState member = app.members.get(cvm.vmUuid);
+        if (member == null || !member.heldBack) {
+            return;
+        }
+        if (!releasedRunning(app, cvm)) {
+            app.committedSeqno = member.seqno;
+        }
+        member.heldBack = false;
+    }
+
+    private boolean releasedRunning(SimulatedApp app, SimulatedCvm except) {
+        return directory.cvmsOf(app).stream().anyMatch(other -> other != except && runs(other)
+                && app.members.containsKey(other.vmUuid) && !app.members.get(other.vmUuid).heldBack);
     }
 
     // ---------------------------------------------------------------- the workload's view and its own API

@@ -48,6 +48,11 @@ final class SimulatedApp {
     long workloadTerm;
     /** The raft index, one more at each change of members or leader. */
     long workloadIndex;
+    /**
+     * The last transaction the released members committed (Galera's seqno): one more each time a member stops while
+     * others run on, so that the last member to stop holds the most recent state.
+     */
+    long committedSeqno;
     /** Oldest first. */
     List<AppRevision> revisions = new ArrayList<>();
 

@@ -429,6 +429,28 @@ public class SimulatedCloud implements AutoCloseable {
         return view;
     }
 
+    /**
+     * The compose's hold-back agent on the CVM the route asks: the seqno it holds back with (Galera's grastate.dat);
+     * empty once its workload was released, or when it is no member.
+     */
+    public synchronized Optional<Long> heldBackSeqno(String target) {
+        SimulatedCvm asked = gateway.asked(target);
+        if (asked == null) {
+            throw new WorkloadRefusal(502, "no upstream");
+        }
+        return leadership.heldBackSeqno(workloadApp(target), asked);
+    }
+
+    /** The hold-back agent's release: the CVM's workload starts (a released one stays released). */
+    public synchronized void releaseHeldBack(String target) {
+        SimulatedCvm asked = gateway.asked(target);
+        if (asked == null) {
+            throw new WorkloadRefusal(502, "no upstream");
+        }
+        leadership.release(workloadApp(target), asked);
+        persist();
+    }
+
     /** Patroni's {@code POST /switchover}; answers the new leader's name. */
     public synchronized String switchover(String target, String leader, String candidate) {
         String to = leadership.switchover(workloadApp(target), leader, candidate);

@@ -14,6 +14,13 @@ final class WorkloadMemberState {
     String id;
     List<String> peerUrls = new ArrayList<>();
     boolean learner;
+    /**
+     * The hold-back agent's view (Galera's grastate.dat seqno): the last transaction the member committed before it
+     * stopped; -1 while it has never stopped (it follows the cluster while it runs).
+     */
+    long seqno = -1;
+    /** Booted with data while no member ran released: its workload waits for the orchestrator's release. */
+    boolean heldBack;
 
     WorkloadMemberState() {
         // for the state file

@@ -40,9 +40,11 @@ public class SimulatedEtcdController {
     private static final String VERSION = "3.5.17";
 
     private final SimulatedCloud cloud;
+    private final SimulatedHoldbackAgentController holdbackAgent;
 
-    public SimulatedEtcdController(SimulatedCloud cloud) {
+    public SimulatedEtcdController(SimulatedCloud cloud, SimulatedHoldbackAgentController holdbackAgent) {
         this.cloud = cloud;
+        this.holdbackAgent = holdbackAgent;
     }
 
     @PostMapping("/{target}/v3/cluster/member/list")
@@ -128,10 +130,14 @@ public class SimulatedEtcdController {
 
     /**
      * etcd's {@code GET /health} on port {@value #CLIENT_PORT}: {@code {"health": "true"}} from a healthy member that
-     * knows a leader, else 503 {@code "false"} with the reason. Any other port answers the gateway's health.
+     * knows a leader, else 503 {@code "false"} with the reason; on the hold-back agent's port, the agent's answer
+     * ({@link SimulatedHoldbackAgentController}). Any other port answers the gateway's health.
      */
     @GetMapping("/{target}/health")
     ResponseEntity<String> health(@PathVariable String target) {
+        if (WorkloadAnswers.port(target) == SimulatedHoldbackAgentController.PORT) {
+            return holdbackAgent.health(target);
+        }
         if (WorkloadAnswers.port(target) != CLIENT_PORT) {
             return WorkloadAnswers.health(cloud.gateway(target));
         }

@@ -9,7 +9,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import com.statefulcvm.connectors.workload.SequenceEndpoint;
 import com.statefulcvm.connectors.workload.WorkloadApiException;
+import com.statefulcvm.connectors.workload.WorkloadHttp;
 import com.statefulcvm.connectors.workload.consul.ConsulAutopilotHealth;
 import com.statefulcvm.connectors.workload.consul.ConsulClient;
 import com.statefulcvm.connectors.workload.consul.ConsulRaftConfiguration;
@@ -65,6 +67,69 @@ class SimulatedWorkloadApiTest extends SimulatorHttpTestBase {
 
     private static List<String> names(PatroniCluster cluster) {
         return cluster.members().stream().map(PatroniMember::name).toList();
+    }
+
+    private SequenceEndpoint holdbackAgent(String cvmName) {
+        return new SequenceEndpoint(new WorkloadHttp("hold-back agent", uri(cvmName, 9000), java.time.Duration.ofSeconds(5),
+                WorkloadHttp.sharedHttpClient()));
+    }
+
+    private SimClient.Response agentHealth(String cvmName) {
+        return sim.get("/simulator/gateway/" + cvm(cvmName).get("instance_id").asText() + "-9000/health");
+    }
+
+    /**
+     * The hold-back agent as the galera-demo compose runs it: nodes stopped one by one keep what they committed (the
+     * last to stop the most), a lights-out's boots are held back answering their seqno, the seed's release makes its
+     * state the cluster's and it alone answers Synced, a follower's release joins it; a node restarted while others
+     * run joins them at once, held by nothing.
+     */
+    @Test
+    void theHoldBackAgentHoldsALightsOutBackWithEachNodesSeqnoUntilReleasedSeedFirst() {
+        runningApp("gal-0", "gal-1", "gal-2");
+        assertThatThrownBy(() -> holdbackAgent("gal-0").readPosition("/sequence")).as("a first boot is not held back")
+                .isInstanceOf(WorkloadApiException.class).hasMessageContaining("503").hasMessageContaining("released");
+        assertThat(agentHealth("gal-0").status()).isEqualTo(200);
+        assertThat(agentHealth("gal-0").json().get("state").asText()).isEqualTo("Synced");
+
+        // a rolling restart: the restarted node joins the running ones, nothing holds it
+        sim.post(api("/cvms/gal-2/restart"), null);
+        awaitSettled("gal-2", "running");
+        assertThat(agentHealth("gal-2").status()).isEqualTo(200);
+
+        // lights-out in the order gal-0, gal-2, gal-1: gal-1 stopped last and holds the most recent state
+        for (String name : List.of("gal-0", "gal-2", "gal-1")) {
+            sim.post(api("/cvms/" + name + "/stop"), null);
+            awaitSettled(name, "stopped");
+        }
+        for (String name : List.of("gal-0", "gal-1", "gal-2")) {
+            sim.post(api("/cvms/" + name + "/start"), null);
+            awaitSettled(name, "running");
+        }
+        long seq0 = holdbackAgent("gal-0").readPosition("/sequence").number();
+        long seq1 = holdbackAgent("gal-1").readPosition("/sequence").number();
+        long seq2 = holdbackAgent("gal-2").readPosition("/sequence").number();
+        assertThat(seq1).as("the last to stop").isGreaterThan(seq2);
+        assertThat(seq2).isGreaterThan(seq0);
+        assertThat(agentHealth("gal-1").status()).as("held back: not Synced").isEqualTo(503);
+        assertThat(agentHealth("gal-1").body()).contains("held back");
+
+        holdbackAgent("gal-1").release("/release", Map.of("role", "seed", "seed", "gal-1", "primaries", List.of()));
+        assertThat(agentHealth("gal-1").status()).isEqualTo(200);
+        assertThatThrownBy(() -> holdbackAgent("gal-1").readPosition("/sequence")).isInstanceOf(WorkloadApiException.class);
+        assertThat(holdbackAgent("gal-0").readPosition("/sequence").number()).as("still held").isEqualTo(seq0);
+        assertThat(agentHealth("gal-0").status()).isEqualTo(503);
+        assertThatThrownBy(() -> holdbackAgent("gal-0").release("/release", Map.of("role", "primary")))
+                .isInstanceOf(WorkloadApiException.class).hasMessageContaining("400");
+        holdbackAgent("gal-0").release("/release", Map.of("role", "follower", "seed", "gal-1", "primaries", List.of("gal-1")));
+        assertThat(agentHealth("gal-0").status()).isEqualTo(200);
+
+        // gal-2 stopped again and started while two run: it joins them, held by nothing
+        sim.post(api("/cvms/gal-2/stop"), null);
+        awaitSettled("gal-2", "stopped");
+        sim.post(api("/cvms/gal-2/start"), null);
+        awaitSettled("gal-2", "running");
+        assertThat(agentHealth("gal-2").status()).isEqualTo(200);
     }
 
     @Test

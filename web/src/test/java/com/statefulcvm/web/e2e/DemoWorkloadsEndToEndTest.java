@@ -41,7 +41,8 @@ import static org.awaitility.Awaitility.await;
  * {@code patroni-demo} ({@code maxSurge 1, maxUnavailable 0}) completes, its surge instance having joined the simulated
  * Patroni cluster as a replica, and {@code consul-servers} scales 3 → 5 → 3, each new server a voter before it counts,
  * each removed one out of the raft configuration before its CVM stops. Both stalled before the simulator simulated
- * workload membership (issue 12).
+ * workload membership (issue 12). {@code galera-demo} runs through a rolling update, a heal and a lights-out recovery,
+ * its CVMs' hold-back agent simulated (each node's seqno, held back until released, Synced once released).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.DEFINED_PORT)
 @ActiveProfiles("e2e")
@@ -52,7 +53,7 @@ class DemoWorkloadsEndToEndTest {
     @DynamicPropertySource
     static void demoFleet(DynamicPropertyRegistry registry) {
         E2eSupport.onFreePortWithDatabase(registry, "demo-workloads-e2e");
-        DemoFleet.register(registry, "patroni-demo", "consul-servers");
+        DemoFleet.register(registry, "patroni-demo", "consul-servers", "galera-demo");
     }
 
     @Autowired
@@ -185,5 +186,74 @@ class DemoWorkloadsEndToEndTest {
             assertThat(simulator.cvm(retained).get("status").asText()).as(retained + " retained").isEqualTo("stopped");
         }
         assertThat(driver.readSet().get("replicas").asInt()).isEqualTo(3);
+    }
+
+    private int agentHealth(String cvm) throws Exception {
+        return http.getForEntity(admin(cvm, 9000) + "/health", String.class).getStatusCode().value();
+    }
+
+    private boolean galeraSynced() throws Exception {
+        for (int ordinal = 0; ordinal < 3; ordinal++) {
+            if (agentHealth("galera-demo-" + ordinal) != 200) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * galera-demo as README's tour shows it: a rolling update (one node at a time, the agent's Synced health as the
+     * gate), a heal of a crashed node (restarted, it rejoins the running nodes at once), and a lights-out in the order
+     * 0, 2, 1: the recovery reads each node's seqno through the agent, proposes the node that stopped last (ordinal 1,
+     * not 0) as the seed in Tasklist, releases it first and the others after it, and every node is Synced again.
+     */
+    @Test
+    void galeraDemoRollsOutHealsAndRecoversFromALightsOutSeededFromTheLastNodeDown() throws Exception {
+        RolloutDriver driver = new RolloutDriver(http, tasks, history, "galera-demo");
+        SimulatorView simulator = new SimulatorView(http);
+        driver.awaitAllRunning(3);
+        await().atMost(Duration.ofSeconds(30)).until(this::galeraSynced);
+
+        String rollout = driver.startRollout(java.nio.file.Files.readString(java.nio.file.Path.of("..", "config", "compose",
+                "galera-demo.yaml")).replace("mariadb-galera-holdback:10.11", "mariadb-galera-holdback:10.11.19"));
+        assertThat(approveUntilEnded(driver, rollout).getEndActivityId()).isEqualTo("EndEvent_RolloutCompleted");
+        String target = simulator.composeHash("galera-demo-0");
+        assertThat(simulator.composeHash("galera-demo-1")).isEqualTo(target);
+        assertThat(simulator.composeHash("galera-demo-2")).isEqualTo(target);
+        assertThat(galeraSynced()).isTrue();
+
+        assertThat(http.postForEntity("/simulator/_admin/cvms/galera-demo-1/crash", null, String.class).getStatusCode()
+                .is2xxSuccessful()).isTrue();
+        ResponseEntity<String> heal = driver.admin().postForEntity("/api/replica-sets/galera-demo/instances/1/heal",
+                RolloutDriver.json(Map.of("reason", "crashed in the demo")), String.class);
+        assertThat(heal.getStatusCode()).as(heal.getBody()).isEqualTo(HttpStatus.CREATED);
+        String healPid = RolloutDriver.JSON.readTree(heal.getBody()).get("processInstanceId").asText();
+        HistoricProcessInstance healed = await().atMost(PROCEDURE_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> history
+                .createHistoricProcessInstanceQuery().processInstanceId(healPid).finished().singleResult(), p -> p != null);
+        assertThat(healed.getEndActivityId()).isEqualTo("EndEvent_HealedByRestart");
+        await().atMost(Duration.ofSeconds(30)).until(this::galeraSynced);
+
+        for (String cvm : List.of("galera-demo-0", "galera-demo-2", "galera-demo-1")) {
+            simulator.stop(cvm);
+            await().atMost(Duration.ofSeconds(30)).until(() -> "stopped".equals(simulator.cvm(cvm).path("status").asText()));
+        }
+        ResponseEntity<String> started = driver.admin().postForEntity("/api/replica-sets/galera-demo/lights-out-recovery",
+                RolloutDriver.json(Map.of("reason", "power loss in the demo")), String.class);
+        assertThat(started.getStatusCode()).as(started.getBody()).isEqualTo(HttpStatus.CREATED);
+        String pid = RolloutDriver.JSON.readTree(started.getBody()).get("processInstanceId").asText();
+        Task approval = driver.awaitTask(pid, "UserTask_ApproveSeed", PROCEDURE_TIMEOUT);
+        String report = (String) runtime.getVariable(pid, "sequenceReport");
+        System.out.println("galera-demo lights-out, the seed decision's report:\n" + report);
+        assertThat(runtime.getVariable(pid, "chosenSeed")).as(report).isEqualTo("galera-demo-1");
+        assertThat(report).contains("galera-demo-1: ").contains("<- largest: the seed");
+        assertThat(agentHealth("galera-demo-1")).as("held back until released").isEqualTo(503);
+        assertThat(driver.completeTask(approval.getId(), Map.of("approved", Map.of("value", true, "type", "Boolean")))
+                .getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+        HistoricProcessInstance recovered = await().atMost(PROCEDURE_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> history
+                .createHistoricProcessInstanceQuery().processInstanceId(pid).finished().singleResult(), p -> p != null);
+        assertThat(recovered.getEndActivityId()).isEqualTo("EndEvent_Done");
+        assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("seed").singleResult().getValue())
+                .isEqualTo("galera-demo-1");
+        await().atMost(Duration.ofSeconds(30)).until(this::galeraSynced);
     }
 }
