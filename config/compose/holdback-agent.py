@@ -21,7 +21,9 @@
 #     chose it as the most advanced member, as mariadb-operator does), so that --wsrep-new-cluster is accepted.
 # The recovery compares (generation, sequence) and seeds from the most recent. After the release it answers 503 there.
 # With --galera-socket it also answers GET <health-path> (clustercheck's job): 200 once released and the server is
-# Synced (wsrep_local_state 4, read with the mariadb client as the agent's own OS user), else 503 with the state.
+# Synced (wsrep_local_state 4, read with the mariadb client as the agent's own OS user), else 503 with the state;
+# POST <drain-path> desyncs the node and makes it reject client queries (wsrep_desync, wsrep_reject_queries=ALL),
+# answering {"drained": <its receive queue is empty>, "recvQueue", "state"}, and POST <resume-path> undoes it.
 # It forwards SIGTERM/SIGINT to the workload and exits with the workload's status. Python 3 standard library only.
 # Documented in docs/lights-out.md (Holding the workload back); used by config/compose/patroni-demo.yaml and by the
 # real-Patroni tests (workloads/patroni-cluster.sh node-start-held).
@@ -213,18 +215,51 @@ def galera_peer_answers(peers):
 WSREP_STATES = {"1": "Joining", "2": "Donor/Desynced", "3": "Joined", "4": "Synced"}
 
 
-def galera_state(socket_path):
-    """The server's wsrep_local_state as (number, name), or (None, why) when it does not answer."""
+def galera_sql(socket_path, statements):
+    """Runs SQL on the server as the agent's own OS user (unix_socket authentication): (rows, None) or (None, why)."""
     import getpass
     try:
         out = subprocess.run(["mariadb", "--no-defaults", "-u", getpass.getuser(), "-S", socket_path, "-N", "-B", "-e",
-                              "SHOW STATUS LIKE 'wsrep_local_state'"], capture_output=True, text=True, timeout=5)
+                              statements], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError) as e:
         return None, str(e)
     if out.returncode != 0:
         return None, (out.stderr.strip() or f"mariadb exited {out.returncode}")[:200]
-    value = out.stdout.strip().split("\t")[-1] if out.stdout.strip() else ""
+    return [line.split("\t") for line in out.stdout.splitlines() if line.strip()], None
+
+
+def galera_state(socket_path):
+    """The server's wsrep_local_state as (number, name), or (None, why) when it does not answer."""
+    rows, error = galera_sql(socket_path, "SHOW STATUS LIKE 'wsrep_local_state'")
+    if rows is None:
+        return None, error
+    value = rows[-1][-1] if rows else ""
     return value, WSREP_STATES.get(value, f"state {value or 'unknown'}")
+
+
+# A drained node is desynced (flow control no longer waits for it) and refuses client queries (error 1047, so that
+# clients and clustercheck move to the other nodes); it has drained once the write-sets it received are applied.
+DRAIN_SQL = ("SET GLOBAL wsrep_desync=ON; SET GLOBAL wsrep_reject_queries=ALL; "
+             "SHOW STATUS WHERE Variable_name IN ('wsrep_local_recv_queue', 'wsrep_local_state_comment')")
+RESUME_SQL = ("SET GLOBAL wsrep_reject_queries=NONE; SET GLOBAL wsrep_desync=OFF; "
+              "SHOW STATUS LIKE 'wsrep_local_state_comment'")
+
+
+def galera_drain(socket_path):
+    rows, error = galera_sql(socket_path, DRAIN_SQL)
+    if rows is None:
+        return 503, {"error": error}
+    status = {row[0]: row[-1] for row in rows}
+    queue = int(status.get("wsrep_local_recv_queue", "0") or 0)
+    return 200, {"drained": queue == 0, "recvQueue": queue, "state": status.get("wsrep_local_state_comment"),
+                 "desync": "ON", "rejectQueries": "ALL"}
+
+
+def galera_resume(socket_path):
+    rows, error = galera_sql(socket_path, RESUME_SQL)
+    if rows is None:
+        return 503, {"error": error}
+    return 200, {"resumed": True, "state": rows[-1][-1] if rows else None, "desync": "OFF", "rejectQueries": "NONE"}
 
 
 def etcd_cluster_healthy(endpoints):
@@ -369,7 +404,15 @@ def handler_for(agent):
             self.answer(200, json.dumps(body))
 
         def do_POST(self):
-            if self.path.split("?")[0] != agent.args.release_path:
+            path = self.path.split("?")[0]
+            if agent.args.galera_socket and path in (agent.args.drain_path, agent.args.resume_path):
+                if not agent.released.is_set():
+                    # nothing runs: nothing to drain, nothing to resume
+                    return self.answer(200, json.dumps({"drained": True, "resumed": True, "state": "held back: not released"}))
+                status, body = (galera_drain if path == agent.args.drain_path else galera_resume)(agent.args.galera_socket)
+                log(f"POST {path}: {json.dumps(body)}")
+                return self.answer(status, json.dumps(body))
+            if path != agent.args.release_path:
                 return self.answer(404, json.dumps({"error": "unknown path"}))
             order = None
             length = int(self.headers.get("Content-Length") or 0)
@@ -407,6 +450,11 @@ def main():
     parser.add_argument("--galera-socket", default=os.environ.get("HOLDBACK_GALERA_SOCKET"),
                         help="the server's socket: GET <health-path> answers 200 while it is Synced")
     parser.add_argument("--health-path", default=os.environ.get("HOLDBACK_HEALTH_PATH", "/health"))
+    parser.add_argument("--drain-path", default=os.environ.get("HOLDBACK_DRAIN_PATH", "/drain"),
+                        help="with --galera-socket: POST desyncs the node and rejects client queries; drained once its"
+                             " receive queue is empty")
+    parser.add_argument("--resume-path", default=os.environ.get("HOLDBACK_RESUME_PATH", "/resume"),
+                        help="with --galera-socket: POST undoes the drain (the node takes queries and flow control again)")
     parser.add_argument("--galera-mariadbd", default=os.environ.get("HOLDBACK_GALERA_MARIADBD", "/usr/sbin/mariadbd"))
     parser.add_argument("--leader-check-seconds", type=float, default=float(os.environ.get("HOLDBACK_LEADER_CHECK_SECONDS", "2")))
     parser.add_argument("--pg-controldata", default=os.environ.get("HOLDBACK_PG_CONTROLDATA"))

@@ -24,9 +24,9 @@ public final class WorkloadCatalog {
             WorkloadType.of("patroni", QuorumRule.ONE, 2, 8008, true, EnumSet.allOf(WorkloadHook.class),
                     "drain-patroni switches over to the healthy replica with the least lag.").withRoleProbe(8008, "/leader"),
             // multi-primary: no role probe, no leader; held back by the agent (--store galera) so that a lights-out seeds
-            // the node with the highest seqno; a new node joins by SST on its own (no leave/add), its drain and rejoin are
-            // the health gate (the agent's Synced check)
-            WorkloadType.of("galera", QuorumRule.MAJORITY, 3, 0, true, Set.of(), false,
+            // the node with the highest seqno; a new node joins by SST on its own (no leave/add); its drain desyncs it and
+            // refuses client queries through the agent, its rejoin undoes that after the health gate (the agent's Synced)
+            WorkloadType.of("galera", QuorumRule.MAJORITY, 3, 0, true, EnumSet.of(WorkloadHook.DRAIN, WorkloadHook.REJOIN), false,
                     "Galera is multi-primary: there is no leader to hand over."),
             // a generic drain only calls the set's pre-stop endpoint (Hooks.drainDoesWork); its rejoin ends at once
             WorkloadType.of("generic", QuorumRule.ONE, 1, 0, false, Set.of(), null)));

@@ -89,6 +89,9 @@ final class AppLeadership {
         }
         join(app);
         WorkloadMemberState member = app.members.get(cvm.vmUuid);
+        if (member != null && !RUNNING.equals(to)) {
+            member.desynced = false;
+        }
         if (member != null && RUNNING.equals(cvm.status) && !RUNNING.equals(to) && !member.heldBack) {
             // it keeps what it committed; the others commit on without it
             member.seqno = app.committedSeqno;
@@ -133,6 +136,21 @@ final class AppLeadership {
             app.committedSeqno = member.seqno;
         }
         member.heldBack = false;
+    }
+
+    /** The agent's drain (true) or resume (false) of a released member; false when it is no member or held back. */
+    boolean desync(SimulatedApp app, SimulatedCvm cvm, boolean desynced) {
+        WorkloadMemberState member = app.members.get(cvm.vmUuid);
+        if (member == null || member.heldBack || !runs(cvm)) {
+            return false;
+        }
+        member.desynced = desynced;
+        return true;
+    }
+
+    boolean desynced(SimulatedApp app, SimulatedCvm cvm) {
+        WorkloadMemberState member = app.members.get(cvm.vmUuid);
+        return member != null && member.desynced;
     }
 
     private boolean releasedRunning(SimulatedApp app, SimulatedCvm except) {

@@ -451,6 +451,26 @@ public class SimulatedCloud implements AutoCloseable {
         persist();
     }
 
+    /**
+     * The agent's drain ({@code desynced} true: wsrep_desync, client queries refused) or resume of the CVM the route
+     * asks; false when there was nothing to change (held back, or no member).
+     */
+    public synchronized boolean desyncWorkload(String target, boolean desynced) {
+        SimulatedCvm asked = gateway.asked(target);
+        if (asked == null) {
+            throw new WorkloadRefusal(502, "no upstream");
+        }
+        boolean changed = leadership.desync(workloadApp(target), asked, desynced);
+        persist();
+        return changed;
+    }
+
+    /** Whether the agent drained the CVM the route asks (until resumed or stopped). */
+    public synchronized boolean workloadDesynced(String target) {
+        SimulatedCvm asked = gateway.asked(target);
+        return asked != null && leadership.desynced(workloadApp(target), asked);
+    }
+
     /** Patroni's {@code POST /switchover}; answers the new leader's name. */
     public synchronized String switchover(String target, String leader, String candidate) {
         String to = leadership.switchover(workloadApp(target), leader, candidate);

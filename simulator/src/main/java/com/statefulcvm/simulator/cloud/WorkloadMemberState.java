@@ -21,6 +21,8 @@ final class WorkloadMemberState {
     long seqno = -1;
     /** Booted with data while no member ran released: its workload waits for the orchestrator's release. */
     boolean heldBack;
+    /** Drained through the agent (wsrep_desync, client queries refused) until resumed or stopped. */
+    boolean desynced;
 
     WorkloadMemberState() {
         // for the state file

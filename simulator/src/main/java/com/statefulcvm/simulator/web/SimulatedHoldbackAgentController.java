@@ -25,7 +25,9 @@ import com.statefulcvm.simulator.cloud.WorkloadRefusal;
  * waits, 503 once released; {@code POST /release} (optional body {@code {"role": "seed"|"follower", ...}}) starts it;
  * {@code GET /health} 200 with {@code wsrep_local_state} 4 (Synced) only while released and healthy. A member with
  * data waits for a release when it boots while no released member runs (a lights-out); otherwise it joins the running
- * ones at once, as a Galera node joins its primary component. Other ports answer as the generic gateway does.
+ * ones at once, as a Galera node joins its primary component. {@code POST /drain} desyncs the node (its health 503
+ * Donor/Desynced, receive queue 0 at once: the simulator has no data) until {@code POST /resume} or its next stop.
+ * Other ports answer as the generic gateway does.
  */
 @RestController
 @RequestMapping(ApiPaths.GATEWAY)
@@ -65,6 +67,30 @@ public class SimulatedHoldbackAgentController {
         });
     }
 
+    /** Desyncs the node: it refuses client queries and its health answers 503 Donor/Desynced until resumed or stopped. */
+    @PostMapping("/{target}/drain")
+    ResponseEntity<String> drain(@PathVariable String target) {
+        return onAgent(target, () -> {
+            boolean running = cloud.desyncWorkload(target, true);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("drained", true);
+            body.put("recvQueue", 0);
+            body.put("state", running ? "Donor/Desynced" : "held back: not released");
+            body.put("desync", "ON");
+            body.put("rejectQueries", "ALL");
+            return WorkloadAnswers.json(200, body);
+        });
+    }
+
+    @PostMapping("/{target}/resume")
+    ResponseEntity<String> resume(@PathVariable String target) {
+        return onAgent(target, () -> {
+            boolean running = cloud.desyncWorkload(target, false);
+            return WorkloadAnswers.json(200, Map.of("resumed", true, "state", running ? "Synced" : "held back: not released",
+                    "desync", "OFF", "rejectQueries", "NONE"));
+        });
+    }
+
     /** {@code GET /health} on port {@value #PORT}; mapped by {@link SimulatedEtcdController}, which owns that path. */
     ResponseEntity<String> health(String target) {
         return onAgent(target, () -> {
@@ -72,7 +98,7 @@ public class SimulatedHoldbackAgentController {
             if (held.isPresent()) {
                 return WorkloadAnswers.json(503, Map.of("error", "held back: not released yet"));
             }
-            return cloud.gateway(target) == Upstream.HEALTHY
+            return cloud.gateway(target) == Upstream.HEALTHY && !cloud.workloadDesynced(target)
                     ? WorkloadAnswers.json(200, Map.of("wsrep_local_state", "4", "state", "Synced"))
                     : WorkloadAnswers.json(503, Map.of("wsrep_local_state", "2", "state", "Donor/Desynced"));
         });

@@ -124,6 +124,14 @@ class SimulatedWorkloadApiTest extends SimulatorHttpTestBase {
         holdbackAgent("gal-0").release("/release", Map.of("role", "follower", "seed", "gal-1", "primaries", List.of("gal-1")));
         assertThat(agentHealth("gal-0").status()).isEqualTo(200);
 
+        // a drain desyncs gal-0 (its health 503) until it resumes, or until it stops
+        assertThat(sim.post("/simulator/gateway/" + cvm("gal-0").get("instance_id").asText() + "-9000/drain", null).json()
+                .get("drained").asBoolean()).isTrue();
+        assertThat(agentHealth("gal-0").status()).isEqualTo(503);
+        assertThat(agentHealth("gal-0").body()).contains("Donor/Desynced");
+        sim.post("/simulator/gateway/" + cvm("gal-0").get("instance_id").asText() + "-9000/resume", null);
+        assertThat(agentHealth("gal-0").status()).isEqualTo(200);
+
         // gal-2 stopped again and started while two run: it joins them, held by nothing
         sim.post(api("/cvms/gal-2/stop"), null);
         awaitSettled("gal-2", "stopped");

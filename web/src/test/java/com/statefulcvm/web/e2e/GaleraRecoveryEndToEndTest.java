@@ -51,6 +51,8 @@ class GaleraRecoveryEndToEndTest extends WorkloadEndToEnd {
             () -> org.junit.jupiter.api.Assumptions.assumeTrue(WorkloadScripts.galeraInstalled(), WorkloadScripts.GALERA_MISSING),
             () -> WorkloadFixtures.galera(WorkloadScripts.dataDirectory("galera-recovery"), 3, SET).holdAll());
     private final List<Integer> acknowledged = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** The members that refused a client write as a drained node does (error 1047), one entry per refusal. */
+    private final List<String> refusedWhileDrained = java.util.Collections.synchronizedList(new ArrayList<>());
     /** Row ids across both tests (one table): each test checks its own acknowledged rows. */
     private static final java.util.concurrent.atomic.AtomicInteger NEXT_ID = new java.util.concurrent.atomic.AtomicInteger(1);
 
@@ -100,9 +102,23 @@ class GaleraRecoveryEndToEndTest extends WorkloadEndToEnd {
             assertThat(galera.releases(member)).as(member + " restarted once, joining the nodes that ran")
                     .hasSize(releasesBefore.get(member) + 1).last().asString().contains("runs: joining it");
         }
+        for (String member : List.of(slot(0), slot(1), slot(2))) {
+            List<HistoricProcessInstance> drains = rollouts.hookRuns(pid, "drain-galera", member);
+            assertThat(drains).as("drain of " + member).hasSize(1);
+            assertThat(rollouts.values(drains.get(0).getId(), "stage")).as("drain of " + member).last().asString()
+                    .startsWith(member + " drained: wsrep_desync ON, client queries refused, state Donor/Desynced, receive queue 0");
+            assertThat(rollouts.hookRuns(pid, "rejoin-galera", member)).as("rejoin of " + member).hasSize(1);
+        }
+        assertThat(refusedWhileDrained).as("a drained node refuses client writes (1047), the others take them").isNotEmpty();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> allHealthyThroughTheGateway(3));
+        for (String member : List.of(slot(0), slot(1), slot(2))) {
+            assertThat(galera.sql(member, "SELECT @@wsrep_desync, @@wsrep_reject_queries").requireSuccess("read " + member)
+                    .output().strip()).as(member + " takes queries again").isEqualTo("0\tNONE");
+        }
         List<Integer> lost = lost(galera);
-        System.out.printf("galera rolling restart: %d rows acknowledged during it, %d lost%n", acknowledged.size(), lost.size());
+        System.out.printf("galera rolling restart: %d rows acknowledged during it, %d lost; writes refused by drained nodes: %s%n",
+                acknowledged.size(), lost.size(), refusedWhileDrained.stream().collect(java.util.stream.Collectors.groupingBy(m -> m,
+                        java.util.TreeMap::new, java.util.stream.Collectors.counting())));
         assertThat(acknowledged).as("rows acknowledged while the nodes restarted").hasSizeGreaterThan(20);
         assertThat(lost).as("acknowledged rows missing").isEmpty();
     }
@@ -167,8 +183,11 @@ class GaleraRecoveryEndToEndTest extends WorkloadEndToEnd {
     private void write(String member, int rows) {
         for (int i = 0; i < rows; i++) {
             int id = NEXT_ID.getAndIncrement();
-            if (GALERA.get().sql(member, "INSERT INTO t.w VALUES (" + id + ")").exitCode() == 0) {
+            WorkloadScripts.Result insert = GALERA.get().sql(member, "INSERT INTO t.w VALUES (" + id + ")");
+            if (insert.exitCode() == 0) {
                 acknowledged.add(id);
+            } else if (insert.output().contains("WSREP has not yet prepared node for application use")) {
+                refusedWhileDrained.add(member);
             }
         }
     }

@@ -1,0 +1,15 @@
+package com.statefulcvm.delegates.hooks;
+
+import com.statefulcvm.connectors.workload.galera.GaleraAgentClient;
+
+/** The hold-back agent of a Galera node's compose, on the set's sequence port (the health check's when none is set). */
+final class GaleraAgent {
+
+    private GaleraAgent() {
+    }
+
+    static GaleraAgentClient of(HookContext context) {
+        int port = context.spec().getLightsOut().sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
+        return new GaleraAgentClient(context.http("Galera's hold-back agent", port));
+    }
+}
