@@ -40,7 +40,9 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.taskSer
         "processes/add-generic.bpmn", "processes/join-generic.bpmn", "processes/leave-generic.bpmn",
         "processes/add-patroni.bpmn", "processes/join-patroni.bpmn", "processes/leave-patroni.bpmn",
         "processes/add-etcd.bpmn", "processes/join-etcd.bpmn", "processes/leave-etcd.bpmn",
-        "processes/add-consul.bpmn", "processes/join-consul.bpmn", "processes/leave-consul.bpmn"})
+        "processes/add-consul.bpmn", "processes/join-consul.bpmn", "processes/leave-consul.bpmn",
+        "processes/drain-galera.bpmn", "processes/rejoin-galera.bpmn",
+        "processes/add-galera.bpmn", "processes/join-galera.bpmn", "processes/leave-galera.bpmn"})
 class HookProcessesTest {
 
     @RegisterExtension
@@ -57,7 +59,7 @@ class HookProcessesTest {
         for (String bean : List.of("callPreStopEndpoint", "checkPatroniStreaming", "switchOverPatroniLeader", "confirmPatroniLeader",
                 "checkEtcdQuorum", "moveEtcdLeadership", "confirmEtcdLeader", "checkEtcdMemberCaughtUp",
                 "checkConsulFailureTolerance", "transferConsulLeadership", "confirmConsulLeader", "checkConsulVoter",
-                "addEtcdLearner", "promoteEtcdLearner", "removeEtcdMember", "leaveConsul")) {
+                "addEtcdLearner", "promoteEtcdLearner", "removeEtcdMember", "leaveConsul", "desyncGaleraNode", "resumeGaleraNode")) {
             Mocks.register(bean, (JavaDelegate) ex -> {
                 calls.add(bean);
                 Object answer = next(bean, true);
@@ -258,10 +260,25 @@ class HookProcessesTest {
 
     @Test
     void scalingProceduresWithNothingToDoEndAtOnce() {
-        for (String key : List.of("add-generic", "join-generic", "leave-generic", "add-patroni", "leave-patroni", "add-consul")) {
+        for (String key : List.of("add-generic", "join-generic", "leave-generic", "add-patroni", "leave-patroni", "add-consul",
+                "add-galera", "join-galera", "leave-galera")) {
             that(start(key)).as(key).isEnded().hasPassed("EndEvent_Done");
         }
         assertThat(calls).isEmpty();
+    }
+
+    /** A Galera drain asks again until the node has applied what it received; its rejoin resumes the node once. */
+    @Test
+    void aGaleraDrainWaitsForTheReceiveQueueAndItsRejoinResumesTheNode() {
+        answers("desyncGaleraNode", false, false, true);
+        ProcessInstance drain = start("drain-galera");
+        drive();
+        that(drain).isEnded().hasPassed("Timer_WaitAgain", "EndEvent_Done");
+        answers("resumeGaleraNode", true);
+        ProcessInstance rejoin = start("rejoin-galera");
+        drive();
+        that(rejoin).isEnded().hasPassed("EndEvent_Done").hasNotPassed("Timer_WaitAgain");
+        assertThat(calls).containsExactly("desyncGaleraNode", "desyncGaleraNode", "desyncGaleraNode", "resumeGaleraNode");
     }
 
     @Test

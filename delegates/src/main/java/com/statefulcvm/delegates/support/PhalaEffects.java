@@ -14,6 +14,7 @@ import com.statefulcvm.fleet.effects.EffectIntentRegistry;
 import com.statefulcvm.fleet.effects.EffectState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import java.lang.management.ManagementFactory;
@@ -49,9 +50,17 @@ public class PhalaEffects {
     private final EffectEvidence evidence;
     private final Clock clock;
     private final Duration inFlightGuard;
+    private final ProcedureLiveness procedures;
     private final String node = ManagementFactory.getRuntimeMXBean().getName();
 
     public PhalaEffects(PhalaCloudClient phala, EffectIntentRegistry intents, Clock clock, EffectSettings settings) {
+        this(phala, intents, clock, settings, ProcedureLiveness.ALWAYS);
+    }
+
+    @Autowired
+    public PhalaEffects(PhalaCloudClient phala, EffectIntentRegistry intents, Clock clock, EffectSettings settings,
+                        ProcedureLiveness procedures) {
+        this.procedures = procedures;
         this.phala = phala;
         this.intents = intents;
         this.clock = clock;
@@ -170,7 +179,21 @@ public class PhalaEffects {
         } else if (!intents.record(intent)) {
             return pending(intents.find(key).orElse(intent), "another run of this step recorded the same intent at the same moment");
         }
+        if (scope.procedureInstanceId() != null && !procedures.runs(scope.procedureInstanceId())) {
+            // looked at last, after any retries of the reads above: the moment before the call is sent
+            String why = scope.procedure() + " " + scope.procedureInstanceId() + " ended while this step ran; nothing asked of Phala";
+            intents.settle(key, EffectState.NOT_APPLIED, why, clock.instant());
+            log.warn("Effect {} not asked: {}", key, why);
+            throw new ProcedureEnded(why);
+        }
         return call(intent, call);
+    }
+
+    /** The step's procedure ended (aborted, say) while the step ran: its effect is not asked for. */
+    public static final class ProcedureEnded extends RuntimeException {
+        ProcedureEnded(String message) {
+            super(message);
+        }
     }
 
     /** Empty when the effect is to be asked for (again): the intent has been renewed for it. */

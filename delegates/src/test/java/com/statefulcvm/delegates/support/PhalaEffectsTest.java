@@ -89,6 +89,25 @@ class PhalaEffectsTest {
         assertThat(intents.find(scope.key(Effect.RESTART, null))).get().extracting(EffectIntent::state).isEqualTo(EffectState.APPLIED);
     }
 
+    /**
+     * A step whose procedure ended while it ran (aborted during the step's retries) asks Phala nothing: its effect
+     * would overlap the next procedure of the set. Without the look the update was sent after the abort.
+     */
+    @Test
+    void aStepWhoseProcedureEndedWhileItRanAsksPhalaNothing() {
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        PhalaEffects guarded = new PhalaEffects(phala, intents, clock, new EffectSettings(GUARD), pid -> {
+            assertThat(pid).isEqualTo("pid-1");
+            return running.get();
+        });
+        running.set(false);
+        assertThatThrownBy(() -> guarded.updateCompose(scope, cvm("running", false, OLD), NEW))
+                .isInstanceOf(PhalaEffects.ProcedureEnded.class).hasMessageContaining("rollout pid-1 ended while this step ran");
+        verify(phala, never()).updateDockerCompose(anyString(), anyString());
+        assertThat(intents.find(scope.key(Effect.UPDATE_COMPOSE, ComposeText.digest(NEW)))).get()
+                .extracting(EffectIntent::state).isEqualTo(EffectState.NOT_APPLIED);
+    }
+
     @Test
     void anOpenIntentWhoseCvmBootedSinceIsSettledAppliedWithoutAnotherCall() {
         earlier(Effect.RESTART, null, EffectState.INTENDED, Duration.ofSeconds(20));

@@ -142,8 +142,12 @@ class DemoWorkloadsEndToEndTest {
     }
 
     private HistoricProcessInstance scale(int replicas) throws Exception {
+        return scale("consul-servers", replicas);
+    }
+
+    private HistoricProcessInstance scale(String set, int replicas) throws Exception {
         ResponseEntity<String> started = http.withBasicAuth("admin", "admin").postForEntity(
-                "/api/replica-sets/consul-servers/scale", RolloutDriver.json(Map.of("replicas", replicas)), String.class);
+                "/api/replica-sets/" + set + "/scale", RolloutDriver.json(Map.of("replicas", replicas)), String.class);
         assertThat(started.getStatusCode()).as(started.getBody()).isEqualTo(HttpStatus.CREATED);
         String pid = RolloutDriver.JSON.readTree(started.getBody()).get("processInstanceId").asText();
         return await().atMost(PROCEDURE_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -205,10 +209,11 @@ class DemoWorkloadsEndToEndTest {
      * galera-demo as README's tour shows it: a rolling update (one node at a time, the agent's Synced health as the
      * gate), a heal of a crashed node (restarted, it rejoins the running nodes at once), and a lights-out in the order
      * 0, 2, 1: the recovery reads each node's seqno through the agent, proposes the node that stopped last (ordinal 1,
-     * not 0) as the seed in Tasklist, releases it first and the others after it, and every node is Synced again.
+     * not 0) as the seed in Tasklist, releases it first and the others after it, and every node is Synced again; then
+     * a scale to 4 and back to 3.
      */
     @Test
-    void galeraDemoRollsOutHealsAndRecoversFromALightsOutSeededFromTheLastNodeDown() throws Exception {
+    void galeraDemoRollsOutHealsRecoversFromALightsOutSeededFromTheLastNodeDownAndScales() throws Exception {
         RolloutDriver driver = new RolloutDriver(http, tasks, history, "galera-demo");
         SimulatorView simulator = new SimulatorView(http);
         driver.awaitAllRunning(3);
@@ -255,5 +260,17 @@ class DemoWorkloadsEndToEndTest {
         assertThat(history.createHistoricVariableInstanceQuery().processInstanceId(pid).variableName("seed").singleResult().getValue())
                 .isEqualTo("galera-demo-1");
         await().atMost(Duration.ofSeconds(30)).until(this::galeraSynced);
+
+        // a fourth node joins (SST from the running ones, Synced before it counts) and leaves again, drained first
+        assertThat(scale("galera-demo", 4).getEndActivityId()).isEqualTo("EndEvent_Scaled");
+        assertThat(agentHealth("galera-demo-3")).as("the new node is Synced").isEqualTo(200);
+        assertThat(driver.readSet().get("replicas").asInt()).isEqualTo(4);
+        HistoricProcessInstance down = scale("galera-demo", 3);
+        assertThat(down.getEndActivityId()).isEqualTo("EndEvent_Scaled");
+        assertThat(history.createHistoricProcessInstanceQuery().rootProcessInstanceId(down.getId())
+                .processDefinitionKey("drain-galera").count()).as("the leaving node was drained").isEqualTo(1);
+        assertThat(simulator.cvm("galera-demo-3").get("status").asText()).as("retained, stopped").isEqualTo("stopped");
+        assertThat(driver.readSet().get("replicas").asInt()).isEqualTo(3);
+        assertThat(galeraSynced()).isTrue();
     }
 }
