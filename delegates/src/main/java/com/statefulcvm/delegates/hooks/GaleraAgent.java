@@ -9,7 +9,6 @@ final class GaleraAgent {
     }
 
     static GaleraAgentClient of(HookContext context) {
-        int port = context.spec().getLightsOut().sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
-        return new GaleraAgentClient(context.http("Galera's hold-back agent", port));
+        return new GaleraAgentClient(context.http("Galera's hold-back agent", context.holdBackAgentPort()));
     }
 }

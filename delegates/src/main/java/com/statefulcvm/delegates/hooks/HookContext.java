@@ -75,6 +75,11 @@ public record HookContext(ReplicaSetSpec spec, String slot, Optional<CvmInfo> cv
         return new ConsulClient(adminUri(self()), timeout());
     }
 
+    /** The port of the compose's hold-back agent: the set's lights-out sequence port, else its health check's. */
+    public int holdBackAgentPort() {
+        return spec.getLightsOut().sequencePortOr(spec.getHealthCheck().getHttp().getPort());
+    }
+
     public WorkloadHttp http(String workload, int port) {
         return new WorkloadHttp(workload, urls.resolve(self(), port, ""), timeout(), WorkloadHttp.sharedHttpClient());
     }

@@ -21,7 +21,7 @@ public class ReadSequenceEndpoint extends HookStep {
             throw new BpmnError(HOOK_FAILED, context.slot() + " has no CVM");
         }
         LightsOut lightsOut = context.spec().getLightsOut();
-        int port = lightsOut.sequencePortOr(context.spec().getHealthCheck().getHttp().getPort());
+        int port = context.holdBackAgentPort();
         SequenceEndpoint.Position position = new SequenceEndpoint(context.http("sequence endpoint", port)).readPosition(lightsOut.getSequencePath());
         return SequenceAnswer.of(execution, position.generation(), position.number(), "GET " + lightsOut.getSequencePath() + " on port " + port);
     }

@@ -434,19 +434,13 @@ public class SimulatedCloud implements AutoCloseable {
      * empty once its workload was released, or when it is no member.
      */
     public synchronized Optional<Long> heldBackSeqno(String target) {
-        SimulatedCvm asked = gateway.asked(target);
-        if (asked == null) {
-            throw new WorkloadRefusal(502, "no upstream");
-        }
+        SimulatedCvm asked = askedCvm(target);
         return leadership.heldBackSeqno(workloadApp(target), asked);
     }
 
     /** The hold-back agent's release: the CVM's workload starts (a released one stays released). */
     public synchronized void releaseHeldBack(String target) {
-        SimulatedCvm asked = gateway.asked(target);
-        if (asked == null) {
-            throw new WorkloadRefusal(502, "no upstream");
-        }
+        SimulatedCvm asked = askedCvm(target);
         leadership.release(workloadApp(target), asked);
         persist();
     }
@@ -456,10 +450,7 @@ public class SimulatedCloud implements AutoCloseable {
      * asks; false when there was nothing to change (held back, or no member).
      */
     public synchronized boolean desyncWorkload(String target, boolean desynced) {
-        SimulatedCvm asked = gateway.asked(target);
-        if (asked == null) {
-            throw new WorkloadRefusal(502, "no upstream");
-        }
+        SimulatedCvm asked = askedCvm(target);
         boolean changed = leadership.desync(workloadApp(target), asked, desynced);
         persist();
         return changed;
@@ -497,10 +488,7 @@ public class SimulatedCloud implements AutoCloseable {
 
     /** Consul's {@code PUT /v1/agent/leave}: the CVM asked leaves the workload until its next boot. */
     public synchronized void leaveWorkload(String target) {
-        SimulatedCvm asked = gateway.asked(target);
-        if (asked == null) {
-            throw new WorkloadRefusal(502, "no upstream");
-        }
+        SimulatedCvm asked = askedCvm(target);
         leadership.leave(workloadApp(target), asked);
         persist();
     }
@@ -522,6 +510,15 @@ public class SimulatedCloud implements AutoCloseable {
     public synchronized void removeWorkloadMember(String target, String memberId) {
         leadership.remove(workloadApp(target), memberId);
         persist();
+    }
+
+    /** The CVM a workload call on the route reaches; 502 {@code no upstream} when none runs. */
+    private SimulatedCvm askedCvm(String target) {
+        SimulatedCvm asked = gateway.asked(target);
+        if (asked == null) {
+            throw new WorkloadRefusal(502, "no upstream");
+        }
+        return asked;
     }
 
     private SimulatedApp workloadApp(String target) {
